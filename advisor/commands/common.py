@@ -1,0 +1,42 @@
+"""Options and helpers shared by several commands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from advisor.problems import UsageError
+
+
+def add_kb_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--kb", metavar="DIR", help="knowledge folder to use (default: $ADVISOR_KB, else the bundled one)")
+
+
+def add_lang_option(parser: argparse.ArgumentParser, help_text: str = "answer language (default: detected)") -> None:
+    parser.add_argument("--lang", choices=("vi", "en"), help=help_text)
+
+
+def kb_root(args: argparse.Namespace) -> Path:
+    from advisor.paths import knowledge_dir
+
+    root = knowledge_dir(getattr(args, "kb", None))
+    if not root.is_dir():
+        raise UsageError(f"knowledge folder not found: {root}")
+    return root
+
+
+def checked_text(text: str, what: str) -> str:
+    """Refuse text that was not valid UTF-8 on the command line (argv keeps it as surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(f"{what} is not valid UTF-8") from None
+    return text
+
+
+def report_problems(problems: list, stream=None) -> None:  # type: ignore[no-untyped-def]
+    from advisor.textnorm import strip_terminal_escapes
+
+    for problem in problems:
+        print(strip_terminal_escapes(str(problem)), file=stream or sys.stderr)

@@ -1,0 +1,34 @@
+"""Interface labels in English and Vietnamese, kept as data in `advisor/locales/*.json`."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from advisor.models import LANGUAGES
+
+_FOLDER = Path(__file__).resolve().parent / "locales"
+
+
+@lru_cache(maxsize=None)
+def labels(lang: str) -> dict[str, str]:
+    with open(_FOLDER / f"{lang if lang in LANGUAGES else 'en'}.json", encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def t(key: str, lang: str, **values: object) -> str:
+    """The label `key` in `lang` (English when missing), formatted with `values`."""
+    text = labels(lang).get(key) or labels("en").get(key) or key
+    return text.format(**values) if values else text
+
+
+def default_language() -> str:
+    """The interface language from the environment (`LANGUAGE`, `LC_ALL`, `LANG`), else English."""
+    import os
+
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(variable, "")
+        if value:
+            return "vi" if value.lower().startswith("vi") else "en"
+    return "en"

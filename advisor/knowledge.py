@@ -1,0 +1,323 @@
+"""Loading and validating the markdown knowledge base.
+
+Every problem becomes a `Problem` (`path:line: message`); a broken file is skipped, never fatal,
+so one bad entry in a user's folder cannot take the rest down with it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from advisor import yamlsafe
+from advisor.models import LANGUAGES, Entry, Lexicon
+from advisor.problems import Problem
+from advisor.textnorm import fold
+
+MAX_FILE_BYTES = 1_000_000
+MIN_QUESTIONS = 4
+ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+LEXICON_FILE = "lexicon.yaml"
+
+
+@dataclass(frozen=True)
+class KnowledgeBase:
+    entries: tuple[Entry, ...]
+    lexicon: Lexicon
+    problems: tuple[Problem, ...]
+
+    def get(self, entry_id: str, lang: str) -> Entry | None:
+        for entry in self.entries:
+            if entry.id == entry_id and entry.lang == lang:
+                return entry
+        return None
+
+    @property
+    def ids(self) -> list[str]:
+        return sorted({entry.id for entry in self.entries})
+
+
+def read_text(path: Path) -> str:
+    """Read a UTF-8 text file, raising `ValueError` with a precise reason otherwise."""
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise ValueError(f"file is larger than {MAX_FILE_BYTES:,} bytes")
+        raw = path.read_bytes()
+    except OSError as error:
+        raise ValueError(f"cannot read file: {error.strerror or error}") from None
+    if b"\x00" in raw:
+        raise ValueError("not a text file (contains NUL bytes)")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise _LineError(line, f"not valid UTF-8 (byte 0x{raw[error.start]:02x})") from None
+
+
+class _LineError(ValueError):
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def split_front_matter(text: str) -> tuple[str, str, int]:
+    """Return (front matter, body, line where the body starts); `ValueError` if absent."""
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].strip() != "---":
+        raise _LineError(1, "missing front matter: the file must start with a '---' line")
+    for number, line in enumerate(lines[1:], start=1):
+        if line.strip() == "---":
+            return "".join(lines[1:number]), "".join(lines[number + 1 :]), number + 2
+    raise _LineError(1, "front matter is not closed by a '---' line")
+
+
+def body_of(text: str) -> str:
+    """The markdown body of an entry file, without parsing YAML (the fast path for answers)."""
+    return split_front_matter(text)[1].strip()
+
+
+def _markdown_outline(body: str) -> tuple[str, tuple[str, ...]]:
+    """First paragraph (the short answer) and the section headings of a markdown body."""
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").parse(body)
+    summary = ""
+    headings: list[str] = []
+    for index, token in enumerate(tokens):
+        if token.type == "paragraph_open" and not summary and token.level == 0:
+            summary = " ".join(tokens[index + 1].content.split())
+            if headings:  # a heading came first: the short answer is not first
+                summary = ""
+                break
+        elif token.type == "heading_open":
+            headings.append(tokens[index + 1].content.strip())
+    return summary, tuple(headings)
+
+
+def _string_list(doc: yamlsafe.YamlDoc, key: str, problems: list[Problem], path: str) -> tuple[str, ...]:
+    value = doc.data.get(key)
+    if value is None:
+        problems.append(Problem(path, doc.line(key), f"missing required field '{key}'"))
+        return ()
+    if not isinstance(value, list):
+        problems.append(Problem(path, doc.line(key), f"'{key}' must be a list of strings"))
+        return ()
+    items: list[str] = []
+    for index, item in enumerate(value):
+        if isinstance(item, bool) or not isinstance(item, (str, int, float)) or not str(item).strip():
+            problems.append(Problem(path, doc.line(key, index), f"'{key}' item {index + 1} must be a non-empty string"))
+        else:
+            items.append(str(item).strip())
+    return tuple(items)
+
+
+def parse_entry(path: Path, text: str, display: str) -> tuple[Entry | None, list[Problem]]:
+    """Parse one entry file; the entry is None when any problem makes it unusable."""
+    problems: list[Problem] = []
+    try:
+        front, body, body_line = split_front_matter(text)
+        doc = yamlsafe.load(front, line_offset=1)
+    except _LineError as error:
+        return None, [Problem(display, error.line, str(error))]
+    except yamlsafe.YamlError as error:
+        return None, [Problem(display, error.line, error.message)]
+    if not isinstance(doc.data, dict):
+        return None, [Problem(display, 2, "front matter must be a mapping of fields")]
+
+    fields: dict[str, str] = {}
+    for key in ("id", "lang", "title"):
+        value = doc.data.get(key)
+        if value is None:
+            problems.append(Problem(display, doc.line(key), f"missing required field '{key}'"))
+        elif not isinstance(value, str) or not value.strip():
+            problems.append(Problem(display, doc.line(key), f"'{key}' must be a non-empty string"))
+        else:
+            fields[key] = value.strip()
+    entry_id, lang = fields.get("id"), fields.get("lang")
+    if entry_id is not None and not ID_PATTERN.match(entry_id):
+        problems.append(Problem(display, doc.line("id"), f"id '{entry_id}' must be lowercase kebab-case"))
+    elif entry_id is not None and entry_id != path.stem:
+        problems.append(Problem(display, doc.line("id"), f"id '{entry_id}' does not match the file name '{path.stem}'"))
+    if lang is not None and lang not in LANGUAGES:
+        problems.append(Problem(display, doc.line("lang"), f"lang '{lang}' must be one of: {', '.join(LANGUAGES)}"))
+    elif lang is not None and path.parent.name in LANGUAGES and lang != path.parent.name:
+        problems.append(Problem(display, doc.line("lang"), f"lang '{lang}' does not match the folder '{path.parent.name}'"))
+
+    questions = _string_list(doc, "questions", problems, display)
+    if doc.data.get("questions") is not None and len(questions) < MIN_QUESTIONS:
+        problems.append(Problem(display, doc.line("questions"), f"'questions' needs at least {MIN_QUESTIONS} phrasings, found {len(questions)}"))
+    keywords = _string_list(doc, "keywords", problems, display)
+    related = _string_list(doc, "related", problems, display)
+    sources = _string_list(doc, "sources", problems, display)
+    for index, item in enumerate(related):
+        if not ID_PATTERN.match(item):
+            problems.append(Problem(display, doc.line("related", index), f"related id '{item}' is not a valid id"))
+    known = {"id", "lang", "title", "questions", "keywords", "related", "sources"}
+    for key in doc.data:
+        if key not in known:
+            problems.append(Problem(display, doc.line(key), f"unknown field '{key}' (allowed: {', '.join(sorted(known))})"))
+
+    body = body.strip()
+    summary, headings = _markdown_outline(body) if body else ("", ())
+    if not body:
+        problems.append(Problem(display, body_line, "the entry has no body text"))
+    elif not summary:
+        problems.append(Problem(display, body_line, "the body must open with a short-answer paragraph"))
+    if problems:
+        return None, problems
+    assert entry_id is not None and lang is not None
+    return (
+        Entry(
+            id=entry_id,
+            lang=lang,
+            title=fields["title"],
+            questions=questions,
+            keywords=keywords,
+            related=related,
+            sources=sources,
+            summary=summary,
+            body=body,
+            headings=headings,
+            path=str(path),
+        ),
+        [],
+    )
+
+
+def entry_files(root: Path) -> list[Path]:
+    """Markdown files one level down (`<lang>/<id>.md`); never follows deeper, so links cannot loop."""
+    files: list[Path] = []
+    try:
+        folders = sorted(p for p in root.iterdir() if not p.name.startswith("."))
+    except OSError:
+        return files
+    for folder in folders:
+        try:
+            if folder.is_dir():
+                files.extend(sorted(p for p in folder.iterdir() if p.suffix == ".md" and not p.name.startswith(".")))
+        except OSError:
+            continue
+    return files
+
+
+def display_path(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root.parent))
+    except ValueError:
+        return str(path)
+
+
+def load_lexicon(root: Path, problems: list[Problem]) -> Lexicon:
+    path = root / LEXICON_FILE
+    if not path.exists():
+        return Lexicon(frozenset(), {}, {})
+    display = display_path(path, root)
+    try:
+        doc = yamlsafe.load(read_text(path))
+    except _LineError as error:
+        problems.append(Problem(display, error.line, str(error)))
+        return Lexicon(frozenset(), {}, {})
+    except ValueError as error:
+        problems.append(Problem(display, 1, str(error)))
+        return Lexicon(frozenset(), {}, {})
+    except yamlsafe.YamlError as error:
+        problems.append(Problem(display, error.line, error.message))
+        return Lexicon(frozenset(), {}, {})
+    data: Any = doc.data or {}
+    if not isinstance(data, dict):
+        problems.append(Problem(display, 1, "the lexicon must be a mapping"))
+        return Lexicon(frozenset(), {}, {})
+
+    def words(value: Any, *where: Any) -> list[str]:
+        name = ".".join(map(str, where))
+        if not isinstance(value, list):
+            problems.append(Problem(display, doc.line(*where), f"'{name}' must be a list of strings"))
+            return []
+        out: list[str] = []
+        for index, item in enumerate(value):
+            if isinstance(item, str):
+                out.append(fold(item)) if item.strip() else None
+            else:
+                hint = " (quote words such as yes, no, on, off)" if isinstance(item, bool) else ""
+                problems.append(Problem(display, doc.line(*where, index), f"'{name}' item {index + 1} is not a string{hint}"))
+        return out
+
+    stop: set[str] = set()
+    for lang, value in (data.get("stopwords") or {}).items():
+        stop.update(words(value, "stopwords", lang))
+    markers = {lang: frozenset(words(value, "language_markers", lang)) for lang, value in (data.get("language_markers") or {}).items()}
+    synonyms: dict[str, tuple[str, ...]] = {}
+    for canonical, value in (data.get("synonyms") or {}).items():
+        synonyms[fold(str(canonical))] = tuple(words(value, "synonyms", canonical))
+    return Lexicon(frozenset(stop), markers, synonyms)
+
+
+def load_knowledge(root: Path) -> KnowledgeBase:
+    """Load every entry under `root`; problems are collected, bad files skipped."""
+    problems: list[Problem] = []
+    if not root.is_dir():
+        problems.append(Problem(str(root), 0, "knowledge folder not found"))
+        return KnowledgeBase((), Lexicon(frozenset(), {}, {}), tuple(problems))
+    entries: list[Entry] = []
+    seen: dict[tuple[str, str], str] = {}
+    for path in entry_files(root):
+        display = display_path(path, root)
+        try:
+            text = read_text(path)
+        except _LineError as error:
+            problems.append(Problem(display, error.line, str(error)))
+            continue
+        except ValueError as error:
+            problems.append(Problem(display, 1, str(error)))
+            continue
+        entry, found = parse_entry(path, text, display)
+        problems.extend(found)
+        if entry is None:
+            continue
+        key = (entry.id, entry.lang)
+        if key in seen:
+            problems.append(Problem(display, 1, f"duplicate entry '{entry.id}' ({entry.lang}); already defined in {seen[key]}"))
+            continue
+        seen[key] = display
+        entries.append(entry)
+    lexicon = load_lexicon(root, problems)
+    return KnowledgeBase(tuple(entries), lexicon, tuple(problems))
+
+
+def collection_problems(kb: KnowledgeBase, root: Path) -> list[Problem]:
+    """Problems that only show across entries: translations, related ids, repeated questions."""
+    problems: list[Problem] = []
+    by_id: dict[str, dict[str, Entry]] = {}
+    for entry in kb.entries:
+        by_id.setdefault(entry.id, {})[entry.lang] = entry
+    for entry_id, langs in sorted(by_id.items()):
+        for lang in LANGUAGES:
+            if lang not in langs:
+                other = next(iter(langs.values()))
+                problems.append(Problem(display_path(Path(other.path), root), 1, f"entry '{entry_id}' has no '{lang}' translation"))
+    first_seen: dict[str, Entry] = {}
+    for entry in kb.entries:
+        display = display_path(Path(entry.path), root)
+        text = Path(entry.path).read_text(encoding="utf-8-sig")
+        for related in entry.related:
+            if related not in by_id:
+                problems.append(Problem(display, _line_of(text, related), f"related id '{related}' does not exist"))
+        for question in entry.questions:
+            key = fold(question).strip(" ?!.")
+            other = first_seen.get(key)
+            if other is None:
+                first_seen[key] = entry
+            elif other is not entry:
+                problems.append(
+                    Problem(display, _line_of(text, question), f"question '{question}' is also on {display_path(Path(other.path), root)}")
+                )
+    return problems
+
+
+def _line_of(text: str, needle: str) -> int:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if needle in line:
+            return number
+    return 1

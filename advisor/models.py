@@ -1,0 +1,41 @@
+"""Domain records shared by the loader, the search engine and every front end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LANGUAGES: tuple[str, ...] = ("en", "vi")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One knowledge entry in one language, as written in `knowledge/<lang>/<id>.md`."""
+
+    id: str
+    lang: str
+    title: str
+    questions: tuple[str, ...]
+    keywords: tuple[str, ...]
+    related: tuple[str, ...]
+    sources: tuple[str, ...]
+    summary: str
+    body: str
+    headings: tuple[str, ...]
+    path: str
+
+    @property
+    def urls(self) -> tuple[str, ...]:
+        return tuple(source for source in self.sources if source.startswith(("http://", "https://")))
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Language data the matcher needs: stop words, language markers and synonyms.
+
+    Synonyms map a canonical token to the (folded) phrases that mean the same thing, so
+    "k8s", "chia thoi gian" and "time-slicing" meet the knowledge on a single token.
+    """
+
+    stopwords: frozenset[str] = frozenset()
+    markers: dict[str, frozenset[str]] | None = None
+    synonyms: dict[str, tuple[str, ...]] | None = None

@@ -1,0 +1,51 @@
+"""Text normalisation shared by indexing and querying.
+
+Both sides go through the same functions, so a Vietnamese query typed without diacritics, with a
+combining-mark keyboard or in capitals meets the knowledge on equal terms.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# đ/Đ have no Unicode decomposition, so stripping combining marks leaves them untouched.
+_EXTRA_FOLDS = str.maketrans({"đ": "d", "Đ": "D", "ð": "d", "ł": "l", "ø": "o", "æ": "ae", "ß": "ss"})
+_TOKEN = re.compile(r"[a-z0-9]+")
+# Letters that only Vietnamese uses among the languages advisor meets.
+_VIETNAMESE_LETTERS = frozenset("ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹàáãèéìíòóõùúýĩũ")
+# C0/C1 controls and escape sequences (CSI, OSC, other ESC forms) that could drive a terminal.
+_TERMINAL_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI ... final byte
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC ... BEL or ST (also unterminated)
+    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"  # DCS, SOS, PM, APC strings
+    r"|\x1b[@-Z\\-_]?"  # two-byte escapes and a lone ESC
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]"  # other controls (keeps \t and \n)
+)
+
+
+def normalize(text: str) -> str:
+    """NFC, casefolded, whitespace collapsed: the displayable canonical form."""
+    return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+
+
+def fold(text: str) -> str:
+    """`normalize` plus diacritics removed (including đ→d): the matching form."""
+    decomposed = unicodedata.normalize("NFD", text.translate(_EXTRA_FOLDS).casefold())
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(unicodedata.normalize("NFC", stripped).split())
+
+
+def tokens(text: str) -> list[str]:
+    """Folded alphanumeric tokens; punctuation separates tokens."""
+    return _TOKEN.findall(fold(text))
+
+
+def has_vietnamese_letters(text: str) -> bool:
+    return any(ch in _VIETNAMESE_LETTERS for ch in normalize(text))
+
+
+def strip_terminal_escapes(text: str) -> str:
+    """Remove escape sequences and control characters so text cannot drive a terminal."""
+    return _TERMINAL_ESCAPES.sub("", text)

@@ -1,0 +1,78 @@
+"""Safe YAML loading that remembers where every mapping key was written.
+
+Only `yaml.SafeLoader` is ever used: a `!!python/object` tag is an error, never code. Validation
+messages need line numbers, so the composed node tree is kept alongside the plain data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+try:  # the C loader is several times faster; both are safe loaders
+    _Loader: type = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+    _Loader = yaml.SafeLoader
+
+
+@dataclass(frozen=True)
+class YamlDoc:
+    """Parsed YAML plus the 1-based line of each node, addressed by key/index path."""
+
+    data: Any
+    lines: dict[tuple[Any, ...], int] = field(default_factory=dict)
+    line_offset: int = 0
+
+    def line(self, *path: Any) -> int:
+        """The line of the deepest known node on `path` (the document start if none)."""
+        for end in range(len(path), -1, -1):
+            found = self.lines.get(tuple(path[:end]))
+            if found is not None:
+                return found + self.line_offset
+        return 1 + self.line_offset
+
+
+class YamlError(Exception):
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+def _index_lines(node: yaml.Node, path: tuple[Any, ...], lines: dict[tuple[Any, ...], int]) -> None:
+    lines[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            lines[path + (key,)] = key_node.start_mark.line + 1
+            _index_lines(value_node, path + (key,), lines)
+            lines[path + (key,)] = key_node.start_mark.line + 1
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _index_lines(item, path + (index,), lines)
+
+
+def load(text: str, line_offset: int = 0) -> YamlDoc:
+    """Parse one YAML document; raise `YamlError` with a 1-based line on any failure."""
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return YamlDoc(None, {}, line_offset)
+        lines: dict[tuple[Any, ...], int] = {}
+        _index_lines(node, (), lines)
+        data = loader.construct_document(node)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = (mark.line + 1 if mark else 1) + line_offset
+        problem = error.problem or error.context or "invalid YAML"
+        raise YamlError(line, f"invalid YAML: {problem}") from None
+    except yaml.YAMLError as error:
+        raise YamlError(1 + line_offset, f"invalid YAML: {error}") from None
+    except RecursionError:
+        raise YamlError(1 + line_offset, "invalid YAML: nested too deeply") from None
+    finally:
+        loader.dispose()
+    return YamlDoc(data, lines, line_offset)

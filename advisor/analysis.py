@@ -37,10 +37,19 @@ class Analyzer:
 
     def words(self, text: str) -> list[str]:
         """All tokens after folding and synonym replacement (stop words kept)."""
-        spaced = " ".join(_TOKEN.findall(fold(text)))
+        return self.canonicalize(_TOKEN.findall(fold(text)))
+
+    def canonicalize(self, words: list[str]) -> list[str]:
+        """Replace synonym phrases in an already folded token list by their canonical token."""
+        spaced = " ".join(words)
         if self._pattern is not None:
             spaced = self._pattern.sub(lambda m: self._canonical[m.group(0)], spaced)
         return spaced.split()
+
+    @property
+    def variant_words(self) -> frozenset[str]:
+        """Words that only occur inside synonym phrases ("time" in "time slicing")."""
+        return frozenset(word for phrase in self._canonical for word in phrase.split())
 
     def content(self, text: str) -> list[str]:
         """Tokens that carry meaning: `words` without stop words."""

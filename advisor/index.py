@@ -84,9 +84,13 @@ class SearchIndex:
         """Unigram tokens of about `length` characters (for typo correction)."""
         if self._vocab_by_len is None:
             buckets: dict[int, list[str]] = {}
-            for token in self.postings:
+            # Most frequent first: on a tie, a typo is repaired to the commoner word.
+            for token in sorted(self.postings, key=lambda t: -len(self.postings[t])):
                 if "_" not in token:
                     buckets.setdefault(len(token), []).append(token)
+            known = self.analyzer.variant_words
+            for token in sorted(known):
+                buckets.setdefault(len(token), []).append(token)
             self._vocab_by_len = buckets
         out: list[str] = []
         for size in (length - 1, length, length + 1):

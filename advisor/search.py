@@ -21,12 +21,18 @@ from advisor.textnorm import has_vietnamese_letters
 MAX_QUERY_CHARS = 2000
 # Tuned on tests/eval/dev.jsonl with `python -m tests.eval.report --slices`; see README.
 ANSWER_THRESHOLD = 50.0
-AMBIGUITY_MARGIN = 3.0
-SURE_SCORE = 72.0
+AMBIGUITY_MARGIN = 2.0
+SURE_SCORE = 65.0
 LEXICAL_SHARE = 0.6
+EVIDENCE_FLOOR = 4.6
+EVIDENCE_BASE = 0.5
+EVIDENCE_SLOPE = 0.04
+EVIDENCE_CAP = 0.85
 UNKNOWN_TOKEN_SHARE = 0.55
 BIGRAM_SHARE = 0.5
 TYPO_CUTOFF = 80.0
+SHORT_TYPO_CUTOFF = 75.0
+TYPO_CONFIDENCE = 0.9
 CANDIDATES = 40
 SUGGESTIONS = 3
 # Above this many topics, very common tokens only rescore candidates found through rarer ones.
@@ -41,6 +47,7 @@ class Hit:
     score: float
     lexical: float
     fuzzy: float
+    evidence: float
     matched: str
     field: str
 
@@ -84,20 +91,40 @@ def detect_language(index: SearchIndex, query: str) -> str | None:
     return ranked[0][0]
 
 
-def _resolve(index: SearchIndex, token: str) -> list[tuple[str, float]]:
-    """The index token(s) a query token stands for, with a confidence in [0, 1]."""
-    if token in index.postings:
-        return [(token, 1.0)]
+def _correct(index: SearchIndex, token: str, known: frozenset[str]) -> list[str]:
+    """Repair a token the index does not know: split run-together words, else nearest spelling."""
     if len(token) >= 5:  # words typed together: "timeslicing", "gpuoperator"
         for cut in range(2, len(token) - 1):
             head, tail = token[:cut], token[cut:]
-            if head in index.postings and tail in index.postings and len(head) > 1 and len(tail) > 1:
-                return [(head, 0.9), (tail, 0.9)]
+            if (head in index.postings or head in known) and (tail in index.postings or tail in known):
+                return [head, tail]
     if len(token) >= 4 and not token.isdigit():
-        found = process.extractOne(token, index.vocabulary(len(token)), scorer=fuzz.ratio, score_cutoff=TYPO_CUTOFF)
+        cutoff = TYPO_CUTOFF if len(token) >= 6 else SHORT_TYPO_CUTOFF
+        found = process.extractOne(token, index.vocabulary(len(token)), scorer=fuzz.ratio, score_cutoff=cutoff)
         if found is not None:
-            return [(found[0], found[1] / 100.0)]
-    return []
+            return [found[0]]
+    return [token]
+
+
+def _query_tokens(index: SearchIndex, query: str) -> tuple[list[str], list[str], list[tuple[str, str]]]:
+    """(content tokens as typed, tokens after typo repair, the repairs made)."""
+    analyzer = index.analyzer
+    words = analyzer.words(query)
+    typed = [word for word in words if word not in analyzer.stopwords]
+    known = analyzer.variant_words
+    repaired: list[str] = []
+    corrections: list[tuple[str, str]] = []
+    for word in words:
+        if word in index.postings or word in known or word in analyzer.stopwords:
+            repaired.append(word)
+            continue
+        fixed = _correct(index, word, known)
+        if fixed != [word]:
+            corrections.append((word, " ".join(fixed)))
+        repaired.extend(fixed)
+    if corrections:  # a repaired word may complete a synonym phrase: "tiem slicing" → timeslicing
+        repaired = analyzer.canonicalize(repaired)
+    return typed, [word for word in repaired if word not in analyzer.stopwords], corrections
 
 
 def search(index: SearchIndex, query: str, lang: str | None = None, limit: int = 5) -> Outcome:
@@ -105,23 +132,20 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     truncated = len(query) > MAX_QUERY_CHARS
     query = query[:MAX_QUERY_CHARS]
     answer_lang = lang or detect_language(index, query)
-    words = index.analyzer.content(query)
-    seen: set[str] = set()
+    typed, repaired, corrections = _query_tokens(index, query)
+    typed_set = set(typed)
     resolved: list[tuple[str, float]] = []
-    corrections: list[tuple[str, str]] = []
     unknown_mass = 0.0
-    for word in words:
+    seen: set[str] = set()
+    for word in repaired:
         if word in seen:
             continue
         seen.add(word)
-        found = _resolve(index, word)
-        if not found:
+        if word in index.postings:
+            resolved.append((word, 1.0 if word in typed_set else TYPO_CONFIDENCE))
+        else:
             unknown_mass += index.unknown_idf * UNKNOWN_TOKEN_SHARE
-            continue
-        if found[0][0] != word:
-            corrections.append((word, " ".join(token for token, _ in found)))
-        resolved.extend(found)
-    normalized = " ".join(words)
+    normalized = " ".join(repaired)
     if not resolved or index.topic_count == 0:
         return Outcome(query, normalized, answer_lang, False, (), truncated, tuple(corrections))
 
@@ -170,17 +194,31 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     for topic in candidates:
         lexical = min(scores[topic] / total, 1.0) if total else 0.0
         fuzzy_score, phrase = fuzzy_best.get(topic, (0.0, -1))
-        score = 100.0 * (LEXICAL_SHARE * lexical + (1 - LEXICAL_SHARE) * fuzzy_score / 100.0)
+        score = combined_score(lexical, fuzzy_score, scores[topic])
         entry = _entry_for(index, topic, answer_lang)
         matched = index.phrase_text[phrase] if phrase >= 0 else ""
         field_name = PHRASE_FIELDS[index.phrase_field[phrase]] if phrase >= 0 else "body"
-        hits.append(Hit(index.topics[topic], entry, round(score, 1), round(lexical, 3), round(fuzzy_score, 1), matched, field_name))
+        hits.append(Hit(index.topics[topic], entry, round(score, 1), round(lexical, 3), round(fuzzy_score, 1), round(scores[topic], 2), matched, field_name))
     hits.sort(key=lambda hit: (-hit.score, hit.topic))
     hits = hits[: max(limit, SUGGESTIONS)]
     best = hits[0].score
     runner_up = hits[1].score if len(hits) > 1 else 0.0
     answered = best >= ANSWER_THRESHOLD and (best - runner_up >= AMBIGUITY_MARGIN or best >= SURE_SCORE)
     return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections))
+
+
+def combined_score(lexical: float, fuzzy_score: float, evidence: float) -> float:
+    """Confidence 0-100: how much of the question a topic explains, or how much it says about it.
+
+    Short questions are judged by coverage and phrase similarity. A long, rambling question
+    dilutes coverage with words no topic knows, so rare domain terms matched in bulk (absolute
+    evidence) can carry it instead.
+    """
+    phrased = LEXICAL_SHARE * lexical + (1 - LEXICAL_SHARE) * fuzzy_score / 100.0
+    bulk = 0.0
+    if evidence >= EVIDENCE_FLOOR:
+        bulk = min(EVIDENCE_BASE + EVIDENCE_SLOPE * (evidence - EVIDENCE_FLOOR), EVIDENCE_CAP)
+    return 100.0 * max(phrased, bulk)
 
 
 def _fuzzy(index: SearchIndex, normalized: str, topics: list[int]) -> dict[int, tuple[float, int]]:

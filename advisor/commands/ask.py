@@ -182,7 +182,7 @@ def run_show(args: argparse.Namespace) -> int:
         raise UsageError(t("unknown_id", lang, id=args.id))
     meta = index.meta(found)
     if args.json:
-        hit = Hit(meta.id, found, 100.0, 1.0, 100.0, meta.title, "title")
+        hit = Hit(meta.id, found, 100.0, 1.0, 100.0, 0.0, meta.title, "title")
         record = hit_dict(index, hit)
         record.pop("score")
         print(json.dumps(record, ensure_ascii=False, indent=2))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from advisor.textnorm import fold
 
@@ -47,6 +48,11 @@ class Analyzer:
         return spaced.split()
 
     @property
+    def phrases(self) -> dict[str, str]:
+        """Every synonym phrase (folded) and the canonical token it stands for."""
+        return self._canonical
+
+    @cached_property
     def variant_words(self) -> frozenset[str]:
         """Words that only occur inside synonym phrases ("time" in "time slicing")."""
         return frozenset(word for phrase in self._canonical for word in phrase.split())

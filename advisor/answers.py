@@ -12,7 +12,7 @@ def entry_body(meta: EntryMeta) -> str:
     """The Markdown body of an entry, read straight from its file (no YAML needed)."""
     from pathlib import Path
 
-    from advisor.knowledge import body_of, read_text
+    from advisor.entryfile import body_of, read_text
 
     try:
         return body_of(read_text(Path(meta.path)))

@@ -22,7 +22,7 @@ from advisor.analysis import Analyzer, bigrams
 from advisor.problems import Problem
 
 # Bump when the index layout or the analysis changes: old caches are then rebuilt.
-INDEX_VERSION = 8
+INDEX_VERSION = 9
 # Field weights in twelfths, packed beside the topic number in one int32 posting. A token the
 # authors repeat across a topic's phrasings earns up to TF_BONUS more: it is what the topic is about.
 FIELD_WEIGHTS = {"title": 10, "question": 8, "keyword": 8, "heading": 5, "summary": 4, "body": 2}
@@ -134,8 +134,18 @@ def _pack(values: list[int]) -> bytes:
     return packed.tobytes()
 
 
-def build_index(kb: Any) -> dict[str, Any]:
-    """Plain-data index of a loaded `KnowledgeBase`."""
+def build_index(kb: Any, root: Path | None = None) -> dict[str, Any]:
+    """Plain-data index of a loaded `KnowledgeBase` (plus `root`'s provider catalogue, if any).
+
+    The catalogue rides along as plain data so that `advisor ask` can answer provider questions
+    from a warm cache without importing YAML; `providers.yaml` sits at the top of the knowledge
+    folder, so `source_fingerprint` already notices when it changes.
+    """
+    catalogue = None
+    if root is not None:
+        from advisor.providers import catalogue_to_data, load_catalogue
+
+        catalogue = load_catalogue(root)
     lexicon = kb.lexicon
     analyzer = Analyzer.build(lexicon.stopwords, lexicon.synonyms or {})
     topics = sorted({entry.id for entry in kb.entries})
@@ -206,7 +216,8 @@ def build_index(kb: Any) -> dict[str, Any]:
         "stopwords": sorted(lexicon.stopwords),
         "synonyms": {k: list(v) for k, v in (lexicon.synonyms or {}).items()},
         "markers": {k: sorted(v) for k, v in (lexicon.markers or {}).items()},
-        "problems": [[p.path, p.line, p.message, p.warning] for p in kb.problems],
+        "problems": [[p.path, p.line, p.message, p.warning] for p in (*kb.problems, *(catalogue.problems if catalogue else ()))],
+        "providers": catalogue_to_data(catalogue) if catalogue and catalogue.providers else None,
     }
 
 
@@ -261,7 +272,7 @@ def load_index(root: Path, *, use_cache: bool = True) -> SearchIndex:
             pass
     from advisor.knowledge import load_knowledge
 
-    data = build_index(load_knowledge(root))
+    data = build_index(load_knowledge(root), root)
     data["key"] = key
     if use_cache:
         _save(path, data)

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any
 
 from advisor import yamlsafe
+from advisor.entryfile import LineError
+from advisor.entryfile import read_text, split_front_matter
 from advisor.models import LANGUAGES, Entry, Lexicon
 from advisor.problems import Problem
 from advisor.textnorm import fold
 
-MAX_FILE_BYTES = 1_000_000
 MIN_QUESTIONS = 4
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 LEXICON_FILE = "lexicon.yaml"
@@ -37,45 +38,6 @@ class KnowledgeBase:
     @property
     def ids(self) -> list[str]:
         return sorted({entry.id for entry in self.entries})
-
-
-def read_text(path: Path) -> str:
-    """Read a UTF-8 text file, raising `ValueError` with a precise reason otherwise."""
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise ValueError(f"file is larger than {MAX_FILE_BYTES:,} bytes")
-        raw = path.read_bytes()
-    except OSError as error:
-        raise ValueError(f"cannot read file: {error.strerror or error}") from None
-    if b"\x00" in raw:
-        raise ValueError("not a text file (contains NUL bytes)")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise _LineError(line, f"not valid UTF-8 (byte 0x{raw[error.start]:02x})") from None
-
-
-class _LineError(ValueError):
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(message)
-        self.line = line
-
-
-def split_front_matter(text: str) -> tuple[str, str, int]:
-    """Return (front matter, body, line where the body starts); `ValueError` if absent."""
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].strip() != "---":
-        raise _LineError(1, "missing front matter: the file must start with a '---' line")
-    for number, line in enumerate(lines[1:], start=1):
-        if line.strip() == "---":
-            return "".join(lines[1:number]), "".join(lines[number + 1 :]), number + 2
-    raise _LineError(1, "front matter is not closed by a '---' line")
-
-
-def body_of(text: str) -> str:
-    """The markdown body of an entry file, without parsing YAML (the fast path for answers)."""
-    return split_front_matter(text)[1].strip()
 
 
 def _markdown_outline(body: str) -> tuple[str, tuple[str, ...]]:
@@ -119,7 +81,7 @@ def parse_entry(path: Path, text: str, display: str) -> tuple[Entry | None, list
     try:
         front, body, body_line = split_front_matter(text)
         doc = yamlsafe.load(front, line_offset=1)
-    except _LineError as error:
+    except LineError as error:
         return None, [Problem(display, error.line, str(error))]
     except yamlsafe.YamlError as error:
         return None, [Problem(display, error.line, error.message)]
@@ -216,7 +178,7 @@ def load_lexicon(root: Path, problems: list[Problem]) -> Lexicon:
     display = display_path(path, root)
     try:
         doc = yamlsafe.load(read_text(path))
-    except _LineError as error:
+    except LineError as error:
         problems.append(Problem(display, error.line, str(error)))
         return Lexicon(frozenset(), {}, {})
     except ValueError as error:
@@ -266,7 +228,7 @@ def load_knowledge(root: Path) -> KnowledgeBase:
         display = display_path(path, root)
         try:
             text = read_text(path)
-        except _LineError as error:
+        except LineError as error:
             problems.append(Problem(display, error.line, str(error)))
             continue
         except ValueError as error:

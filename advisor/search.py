@@ -14,6 +14,7 @@ import heapq
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 
 from advisor.index import FULL_WEIGHT, PHRASE_FIELDS, SearchIndex
 from advisor.textnorm import has_vietnamese_letters
@@ -30,8 +31,9 @@ EVIDENCE_SLOPE = 0.04
 EVIDENCE_CAP = 0.85
 UNKNOWN_TOKEN_SHARE = 0.55
 BIGRAM_SHARE = 0.5
-TYPO_CUTOFF = 80.0
-SHORT_TYPO_CUTOFF = 75.0
+TYPO_CUTOFF = 0.8
+SHORT_TYPO_CUTOFF = 0.75
+PHRASE_BONUS = 0.1
 TYPO_CONFIDENCE = 0.9
 CANDIDATES = 40
 SUGGESTIONS = 3
@@ -91,19 +93,32 @@ def detect_language(index: SearchIndex, query: str) -> str | None:
     return ranked[0][0]
 
 
-def _correct(index: SearchIndex, token: str, known: frozenset[str]) -> list[str]:
-    """Repair a token the index does not know: split run-together words, else nearest spelling."""
+def _correct(index: SearchIndex, token: str, known: frozenset[str], before: str, after: str) -> list[str]:
+    """Repair a token the index does not know: split run-together words, else nearest spelling.
+
+    Among equally close spellings, the one that forms a known phrase with a neighbouring word
+    wins ("tiem slicing" becomes "time slicing", not "tim slicing").
+    """
     if len(token) >= 5:  # words typed together: "timeslicing", "gpuoperator"
         for cut in range(2, len(token) - 1):
             head, tail = token[:cut], token[cut:]
             if (head in index.postings or head in known) and (tail in index.postings or tail in known):
                 return [head, tail]
-    if len(token) >= 4 and not token.isdigit():
-        cutoff = TYPO_CUTOFF if len(token) >= 6 else SHORT_TYPO_CUTOFF
-        found = process.extractOne(token, index.vocabulary(len(token)), scorer=fuzz.ratio, score_cutoff=cutoff)
-        if found is not None:
-            return [found[0]]
-    return [token]
+    if len(token) < 4 or token.isdigit():
+        return [token]
+    cutoff = TYPO_CUTOFF if len(token) >= 6 else SHORT_TYPO_CUTOFF
+    candidates = process.extract(token, index.vocabulary(len(token)), scorer=OSA.normalized_similarity, score_cutoff=cutoff, limit=8)
+    if not candidates:
+        return [token]
+    phrases = index.analyzer.phrases
+
+    def fit(candidate: tuple[str, float, int]) -> float:
+        word, similarity, _ = candidate
+        in_phrase = f"{before} {word}" in phrases or f"{word} {after}" in phrases
+        in_bigram = f"{before}_{word}" in index.postings or f"{word}_{after}" in index.postings
+        return similarity + (PHRASE_BONUS if in_phrase or in_bigram else 0.0)
+
+    return [max(candidates, key=fit)[0]]
 
 
 def _query_tokens(index: SearchIndex, query: str) -> tuple[list[str], list[str], list[tuple[str, str]]]:
@@ -114,11 +129,13 @@ def _query_tokens(index: SearchIndex, query: str) -> tuple[list[str], list[str],
     known = analyzer.variant_words
     repaired: list[str] = []
     corrections: list[tuple[str, str]] = []
-    for word in words:
+    for position, word in enumerate(words):
         if word in index.postings or word in known or word in analyzer.stopwords:
             repaired.append(word)
             continue
-        fixed = _correct(index, word, known)
+        before = words[position - 1] if position else ""
+        after = words[position + 1] if position + 1 < len(words) else ""
+        fixed = _correct(index, word, known, before, after)
         if fixed != [word]:
             corrections.append((word, " ".join(fixed)))
         repaired.extend(fixed)
@@ -203,7 +220,8 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     hits = hits[: max(limit, SUGGESTIONS)]
     best = hits[0].score
     runner_up = hits[1].score if len(hits) > 1 else 0.0
-    answered = best >= ANSWER_THRESHOLD and (best - runner_up >= AMBIGUITY_MARGIN or best >= SURE_SCORE)
+    # A sure score skips the ambiguity margin, but never a tie: "gpu" alone names no one topic.
+    answered = best >= ANSWER_THRESHOLD and (best - runner_up >= AMBIGUITY_MARGIN or (best >= SURE_SCORE and best > runner_up))
     return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections))
 
 

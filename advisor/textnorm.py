@@ -32,7 +32,7 @@ def normalize(text: str) -> str:
 
 def fold(text: str) -> str:
     """`normalize` plus diacritics removed (including đ→d): the matching form."""
-    decomposed = unicodedata.normalize("NFD", text.translate(_EXTRA_FOLDS).casefold())
+    decomposed = unicodedata.normalize("NFD", text.casefold().translate(_EXTRA_FOLDS))
     stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(unicodedata.normalize("NFC", stripped).split())
 

@@ -1,0 +1,52 @@
+"""`advisor check`: validate the knowledge base, the decision trees and the provider catalogue."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from advisor.commands.common import add_kb_option, kb_root, report_problems
+
+
+def add_parser(sub: Any) -> None:
+    check = sub.add_parser(
+        "check",
+        help="validate knowledge, trees and providers",
+        description="Validate knowledge entries, decision trees and the provider catalogue. "
+        "Prints one `path:line: message` line per problem; exit 1 on any error, 0 when clean.",
+    )
+    add_kb_option(check)
+    check.add_argument("--trees", metavar="DIR", help="decision-tree folder to check (default: the bundled one)")
+    check.add_argument("--max-age", type=int, default=180, metavar="DAYS", help="warn when a provider fact was checked longer ago (default 180)")
+    check.set_defaults(run=run_check)
+
+
+def collect_problems(kb: Path, trees: Path, max_age_days: int) -> list:  # type: ignore[type-arg]
+    from advisor.knowledge import collection_problems, load_knowledge
+    from advisor.providers import CATALOGUE_FILE, catalogue_problems
+    from advisor.trees import tree_files, tree_problems
+
+    knowledge = load_knowledge(kb)
+    problems = list(knowledge.problems) + collection_problems(knowledge, kb)
+    known_ids = set(knowledge.ids)
+    for path in tree_files(trees):
+        problems.extend(tree_problems(path, known_ids))
+    catalogue = kb / CATALOGUE_FILE
+    if catalogue.exists():
+        problems.extend(catalogue_problems(catalogue, max_age_days=max_age_days))
+    return problems
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from advisor.paths import bundled_trees_dir
+
+    kb = kb_root(args)
+    trees = Path(args.trees) if args.trees else bundled_trees_dir()
+    problems = collect_problems(kb, trees, args.max_age)
+    report_problems(problems, sys.stdout)
+    errors = sum(1 for p in problems if not p.warning)
+    warnings = len(problems) - errors
+    print(f"{errors} error(s), {warnings} warning(s)", file=sys.stderr)
+    return 1 if errors else 0

@@ -1,0 +1,198 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from advisor.cli import main
+from tests.conftest import run_advisor
+
+
+def ask_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
+    code = main(["ask", "--json", *args])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_answered_question_exits_0_with_the_documented_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = ask_json(capsys, "mig la gi")
+    assert code == 0
+    assert set(data) >= {"query", "lang", "answered", "results", "suggestions"}
+    assert data["query"] == "mig la gi" and data["lang"] == "vi" and data["answered"] is True
+    first = data["results"][0]
+    assert set(first) >= {"id", "title", "lang", "score", "summary", "answer", "related"}
+    assert first["id"] == "mig" and first["lang"] == "vi"
+    assert 0 <= first["score"] <= 100
+    scores = [r["score"] for r in data["results"]]
+    assert scores == sorted(scores, reverse=True)
+    assert data["suggestions"] == []
+
+
+def test_unanswered_question_exits_1_and_still_lists_results(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = ask_json(capsys, "gpu")
+    assert code == 1
+    assert data["answered"] is False
+    assert data["results"] and 1 <= len(data["suggestions"]) <= 3
+    assert set(data["suggestions"][0]) == {"id", "title"}
+
+
+def test_off_topic_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = ask_json(capsys, "how do I center a div in CSS")
+    assert code == 1 and data["answered"] is False
+
+
+def test_lang_override_and_top(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = ask_json(capsys, "--lang", "en", "--top", "5", "mig la gi")
+    assert code == 0
+    assert data["results"][0]["lang"] == "en"
+    assert len(data["results"]) == 5
+
+
+def test_explain_names_the_matched_phrasing(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = ask_json(capsys, "--explain", "kubernets timeslicing")
+    assert code == 0
+    explain = data["explain"]
+    assert explain["matched"] and explain["field"] in {"title", "question", "keyword"}
+    assert explain["corrections"] and explain["margin"] >= 0
+
+
+def test_text_output_on_a_pipe_has_no_escape_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ask", "what is MIG?"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert "MIG" in out and "advisor show" in out
+
+
+def test_text_output_is_styled_on_a_terminal_unless_no_color(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
+    main(["ask", "what is MIG?"])
+    assert "\x1b[" in capsys.readouterr().out
+    monkeypatch.setenv("NO_COLOR", "1")
+    main(["ask", "what is MIG?"])
+    assert "\x1b" not in capsys.readouterr().out
+
+
+def test_no_answer_text_offers_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ask", "--lang", "en", "gpu"]) == 1
+    out = capsys.readouterr().out
+    assert "No confident answer" in out and "Did you mean" in out
+
+
+def test_batch_reads_lines_and_writes_json_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    questions = tmp_path / "q.txt"
+    questions.write_text("mig la gi\n\nwhat is time-slicing?\nnấu phở bò\n", encoding="utf-8")
+    assert main(["ask", "--batch", str(questions)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    records = [json.loads(line) for line in lines]
+    assert [r["query"] for r in records] == ["mig la gi", "what is time-slicing?", "nấu phở bò"]
+    assert [r["answered"] for r in records] == [True, True, False]
+
+
+def test_batch_with_invalid_utf8_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    questions = tmp_path / "q.txt"
+    questions.write_bytes(b"mig\n\xff\xfe broken\n")
+    assert main(["ask", "--batch", str(questions)]) == 2
+    assert capsys.readouterr().err.strip() == f"advisor: error: {questions}:2: not valid UTF-8"
+
+
+def test_batch_from_stdin() -> None:
+    result = run_advisor("ask", "--batch", "-", input_bytes="mig la gi\ninfiniband\n".encode())
+    assert result.returncode == 0
+    assert [json.loads(line)["results"][0]["id"] for line in result.stdout.decode().splitlines()] == ["mig", "multinode-networking"]
+
+
+def test_kb_option_and_environment_variable(tiny_kb: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    code, data = ask_json(capsys, "--kb", str(tiny_kb), "pizza oven temperature")
+    assert code == 0 and data["results"][0]["id"] == "pizza-oven"
+    monkeypatch.setenv("ADVISOR_KB", str(tiny_kb))
+    code, data = ask_json(capsys, "nhồi bột bao lâu")
+    assert code == 0 and data["results"][0]["id"] == "bread-dough" and data["lang"] == "vi"
+
+
+def test_missing_kb_folder_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ask", "--kb", "/no/such/folder", "mig"]) == 2
+    assert capsys.readouterr().err.startswith("advisor: error: knowledge folder not found")
+
+
+def test_bad_files_in_kb_are_reported_once_and_skipped(tiny_kb: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tiny_kb / "en" / "broken.md").write_text("---\nid: [\n---\n", encoding="utf-8")
+    assert main(["ask", "--json", "--kb", str(tiny_kb), "sourdough hydration"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.count("broken.md:") == 1
+    data = json.loads(captured.out)
+    assert data["results"][0]["id"] == "bread-dough"
+
+
+def test_bad_file_warning_goes_to_stderr(tiny_kb: Path) -> None:
+    (tiny_kb / "en" / "broken.md").write_text("---\nid: [\n---\n", encoding="utf-8")
+    result = run_advisor("ask", "--kb", str(tiny_kb), "sourdough hydration")
+    err = result.stderr.decode()
+    assert result.returncode == 0
+    assert err.count("broken.md:") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["ask"], "no question given"),
+        (["ask", "--top", "0", "mig"], "--top must be at least 1"),
+        (["ask", "--lang", "fr", "mig"], "invalid choice"),
+        (["show", "no-such-id"], "unknown entry id 'no-such-id'"),
+        (["frobnicate", "--x"], ""),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        code = main(argv)
+    except SystemExit as exit_:
+        code = exit_.code
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert message in err[-1]
+    assert not any("Traceback" in line for line in err)
+
+
+def test_invalid_bytes_in_the_question_are_a_clear_error() -> None:
+    import os
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable.encode(), b"-m", b"advisor", b"ask", b"mig \xff\xfe"], capture_output=True, env=os.environ, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.decode().strip() == "advisor: error: the question is not valid UTF-8"
+
+
+def test_bare_question_is_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["mig", "la", "gi"]) == 0
+    assert "MIG" in capsys.readouterr().out
+
+
+def test_show_and_list(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "mig", "--lang", "vi"]) == 0
+    assert "MIG" in capsys.readouterr().out
+    assert main(["show", "mig", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["id"] == "mig" and shown["answer"]
+    assert main(["list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert {"id", "lang", "title"} <= set(listed[0])
+    assert len({(e["id"], e["lang"]) for e in listed}) == len(listed) >= 44
+    assert main(["list", "--lang", "vi"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == len(listed) // 2
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("advisor ")
+
+
+def test_output_to_a_closed_pipe_is_quiet() -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "advisor", "list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    proc.stdout.read(10)
+    proc.stdout.close()
+    proc.wait(timeout=60)
+    assert b"Traceback" not in proc.stderr.read()

@@ -1,0 +1,147 @@
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from advisor.index import _cache_file, load_index
+from advisor.paths import bundled_knowledge_dir
+from advisor.search import MAX_QUERY_CHARS, detect_language, search
+from tests.conftest import write_entry
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return load_index(bundled_knowledge_dir(), use_cache=False)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("mig la gi", "mig"),
+        ("MIG là gì?", "mig"),
+        ("k8s for 1 notebook?", "faq-k8s-single-job"),
+        ("co the chay nhieu job tren mot gpu khong", "faq-multiple-jobs-one-gpu"),
+        ("tiem slicing", "time-slicing"),
+        ("pod pending insufficient nvidia.com/gpu", "device-plugin"),
+        ("CUDA driver version is insufficient for CUDA runtime version", "driver-cuda-compat"),
+        ("gpu operator la gi", "gpu-operator"),
+        ("spot gpu bị thu hồi giữa chừng", "spot-nodes"),
+        ("infiniband", "multinode-networking"),
+    ],
+)
+def test_known_questions_rank_their_entry_first(bundled, query: str, expected: str) -> None:
+    outcome = search(bundled, query)
+    assert outcome.answered, (query, outcome.hits[:3])
+    assert outcome.best.topic == expected
+
+
+@pytest.mark.parametrize("query", ["how to center a div in css", "công thức nấu phở bò", "who won the football world cup", "best pizza in hanoi"])
+def test_off_topic_questions_are_not_answered(bundled, query: str) -> None:
+    assert not search(bundled, query).answered
+
+
+def test_no_confident_answer_still_lists_nearest(bundled) -> None:
+    outcome = search(bundled, "gpu")
+    assert not outcome.answered
+    assert 1 <= len(outcome.suggestions) <= 3
+
+
+def test_diacritics_do_not_change_the_answer(bundled) -> None:
+    with_marks = search(bundled, "Làm sao chia sẻ một GPU cho nhiều mô hình suy luận nhỏ?")
+    without = search(bundled, "lam sao chia se mot gpu cho nhieu mo hinh suy luan nho?")
+    assert with_marks.best.topic == without.best.topic
+    assert abs(with_marks.best.score - without.best.score) < 1.0
+
+
+@pytest.mark.parametrize(
+    ("query", "lang"),
+    [("mig là gì", "vi"), ("mig la gi", "vi"), ("what is mig", "en"), ("co nen dung kubernetes khong", "vi"), ("mig", None)],
+)
+def test_language_detection(bundled, query: str, lang: str | None) -> None:
+    assert detect_language(bundled, query) == lang
+
+
+def test_answer_language_follows_query_and_can_be_forced(bundled) -> None:
+    vi = search(bundled, "mig la gi")
+    assert bundled.meta(vi.best.entry).lang == "vi"
+    en = search(bundled, "mig la gi", lang="en")
+    assert bundled.meta(en.best.entry).lang == "en"
+
+
+def test_cross_language_match(bundled) -> None:
+    outcome = search(bundled, "InfiniBand giữa các node", lang="en")
+    assert outcome.best.topic == "multinode-networking"
+
+
+def test_typo_corrections_are_reported(bundled) -> None:
+    outcome = search(bundled, "kubernets timeslicing")
+    assert outcome.best.topic == "time-slicing"
+    assert outcome.corrections
+
+
+def test_long_query_is_cut(bundled) -> None:
+    outcome = search(bundled, "mig " * MAX_QUERY_CHARS)
+    assert outcome.truncated
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=400))
+def test_any_text_is_searchable_without_error(text: str) -> None:
+    index = _BUNDLED
+    outcome = search(index, text)
+    assert 0.0 <= (outcome.best.score if outcome.best else 0.0) <= 100.0
+    scores = [hit.score for hit in outcome.hits]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_huge_hostile_input_returns_quickly(bundled) -> None:
+    hostile = ("\u202e\u0301🙂\x1b[31m" * 25_000)[:100_000]
+    started = time.perf_counter()
+    search(bundled, hostile)
+    assert time.perf_counter() - started < 2.0
+
+
+_BUNDLED = load_index(bundled_knowledge_dir(), use_cache=False)
+
+
+def test_cache_is_used_then_rebuilt_when_a_file_changes(tiny_kb: Path) -> None:
+    first = load_index(tiny_kb)
+    assert search(first, "pizza oven temperature").best.topic == "pizza-oven"
+    cache = _cache_file(tiny_kb)
+    assert cache.exists()
+    write_entry(tiny_kb, "en", "pizza-oven", title="Grill", questions=["charcoal grill", "grill grates", "grill heat", "grill cleaning"], keywords=["grill"])
+    later = time.time() + 5
+    os.utime(tiny_kb / "en" / "pizza-oven.md", (later, later))
+    second = load_index(tiny_kb)
+    assert second.meta(second.entry_index("pizza-oven", "en")).title == "Grill"
+
+
+@pytest.mark.parametrize("garbage", [b"", b"not marshal at all", b"\xff" * 100])
+def test_corrupt_cache_is_rebuilt_not_trusted(tiny_kb: Path, garbage: bytes) -> None:
+    load_index(tiny_kb)
+    _cache_file(tiny_kb).write_bytes(garbage)
+    index = load_index(tiny_kb)
+    assert search(index, "sourdough hydration").best.topic == "bread-dough"
+
+
+def test_cache_for_another_folder_is_not_used(tiny_kb: Path, tmp_path: Path) -> None:
+    import marshal
+
+    load_index(tiny_kb)
+    data = marshal.loads(_cache_file(tiny_kb).read_bytes())
+    data["topics"] = ["wrong"]
+    data["key"] = "stale"
+    _cache_file(tiny_kb).write_bytes(marshal.dumps(data))
+    assert load_index(tiny_kb).topics == ["bread-dough", "pizza-oven"]
+
+
+def test_unwritable_cache_folder_is_not_an_error(tiny_kb: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    blocker = tmp_path / "file-not-folder"
+    blocker.write_text("x")
+    monkeypatch.setenv("ADVISOR_CACHE_DIR", str(blocker / "cache"))
+    assert search(load_index(tiny_kb), "proofing bread").best.topic == "bread-dough"

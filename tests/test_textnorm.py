@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from advisor.textnorm import fold, has_vietnamese_letters, normalize, strip_terminal_escapes, tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "folded"),
+    [
+        ("MIG là gì?", "mig la gi?"),
+        ("Chia sẻ GPU giữa nhiều pod", "chia se gpu giua nhieu pod"),
+        ("Đường truyền InfiniBand", "duong truyen infiniband"),
+        ("đđ ĐĐ", "dd dd"),
+        ("Huấn luyện phân tán đa node", "huan luyen phan tan da node"),
+        ("  nhiều   khoảng\ttrắng \n", "nhieu khoang trang"),
+        ("Kubernetes có đáng không", "kubernetes co dang khong"),
+        ("ỨNG DỤNG", "ung dung"),
+    ],
+)
+def test_fold_removes_vietnamese_diacritics(text: str, folded: str) -> None:
+    assert fold(text) == folded
+
+
+def test_combining_and_precomposed_input_fold_alike() -> None:
+    precomposed = "thiết bị"
+    combining = unicodedata.normalize("NFD", precomposed)
+    assert combining != precomposed
+    assert fold(combining) == fold(precomposed) == "thiet bi"
+    assert normalize(combining) == normalize(precomposed)
+
+
+def test_tokens_split_on_punctuation() -> None:
+    assert tokens("nvidia.com/gpu: 1g.10gb, K8s!") == ["nvidia", "com", "gpu", "1g", "10gb", "k8s"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [("MIG là gì", True), ("mig la gi", False), ("Đà Nẵng", True), ("café", True)])
+def test_vietnamese_letters(text: str, expected: bool) -> None:
+    assert has_vietnamese_letters(text) is expected
+
+
+def test_strip_terminal_escapes_removes_csi_osc_and_controls() -> None:
+    dirty = "a\x1b[31mred\x1b[0m \x1b]52;c;ZXZpbA==\x07 \x1b]8;;https://x\x1b\\link\x1b]8;;\x1b\\ b\x07c\x9b2J"
+    assert strip_terminal_escapes(dirty) == "ared  link bc"
+    assert strip_terminal_escapes("dòng 1\n\tdòng 2") == "dòng 1\n\tdòng 2"
+
+
+@given(st.text(max_size=300))
+def test_fold_and_normalize_are_idempotent(text: str) -> None:
+    assert fold(fold(text)) == fold(text)
+    assert normalize(normalize(text)) == normalize(text)
+
+
+@given(st.text(max_size=300))
+def test_stripped_text_has_no_escape_or_control(text: str) -> None:
+    cleaned = strip_terminal_escapes(text)
+    assert "\x1b" not in cleaned and "\x9b" not in cleaned
+    assert all(ch in "\t\n" or not (ord(ch) < 32 or 0x7F <= ord(ch) <= 0x9F) for ch in cleaned)

@@ -54,7 +54,6 @@ def run_ask(args: argparse.Namespace) -> int:
         raise UsageError("no question given; try: advisor ask \"what is MIG?\"")
     if args.top is not None and args.top < 1:
         raise UsageError("--top must be at least 1")
-    from advisor.answers import outcome_dict
     from advisor.search import MAX_QUERY_CHARS, search
 
     index = _index(args)
@@ -64,15 +63,28 @@ def run_ask(args: argparse.Namespace) -> int:
         from advisor.i18n import t
 
         print(t("query_truncated", outcome.lang or "en", limit=MAX_QUERY_CHARS), file=sys.stderr)
+    catalogue = _catalogue_answer(index, question, args)
     if args.json:
-        print(json.dumps(outcome_dict(index, outcome, top, explain=args.explain), ensure_ascii=False, indent=2))
+        print(json.dumps(_json_record(index, outcome, catalogue, top, args.explain), ensure_ascii=False, indent=2))
+    elif catalogue is not None:
+        _print_catalogue_answer(index, outcome, catalogue, args.explain)
     else:
         _print_outcome(index, outcome, top, args.explain)
-    return 0 if outcome.answered else 1
+    return 0 if outcome.answered or catalogue is not None else 1
+
+
+def _json_record(index, outcome, catalogue, top: int, explain: bool) -> dict:  # type: ignore[no-untyped-def]
+    """`results` always rank knowledge entries; a provider-catalogue answer rides beside them."""
+    from advisor.answers import outcome_dict
+
+    record = outcome_dict(index, outcome, top, explain=explain)
+    if catalogue is not None:
+        record["answered"] = True
+        record["catalogue"] = catalogue.record(explain=explain)
+    return record
 
 
 def _run_batch(args: argparse.Namespace) -> int:
-    from advisor.answers import outcome_dict
     from advisor.search import search
 
     if args.batch == "-":
@@ -96,8 +108,36 @@ def _run_batch(args: argparse.Namespace) -> int:
         if not question:
             continue
         outcome = search(index, question, lang=args.lang, limit=max(top, 3))
-        sys.stdout.write(json.dumps(outcome_dict(index, outcome, top, explain=args.explain), ensure_ascii=False) + "\n")
+        record = _json_record(index, outcome, _catalogue_answer(index, question, args), top, args.explain)
+        sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
     return 0
+
+
+def _catalogue_answer(index, question: str, args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """The provider-catalogue answer to a provider question ("does GKE support MIG"), else None.
+
+    Tried before the knowledge search, for text, JSON and batch alike (issue 7).
+    """
+    from advisor.provider_answers import answer_provider_question
+
+    return answer_provider_question(index, question, args.lang)
+
+
+def _print_catalogue_answer(index, outcome, answer, explain: bool) -> None:  # type: ignore[no-untyped-def]
+    """The catalogue's facts first (that is what was asked), then the knowledge entry behind them."""
+    from advisor.i18n import t
+    from advisor.render import Styler, use_color
+    from advisor.textnorm import strip_terminal_escapes as clean
+
+    style = Styler(use_color(sys.stdout))
+    out = [style.heading(clean(answer.title)) + "  " + style.dim(f"[{clean(answer.id)}]"), "", style.markdown(answer.answer)]
+    if outcome.answered:
+        meta = index.meta(outcome.best.entry)
+        out += ["", style.bold(t("see_also", answer.lang) + ":"), f"  • {clean(meta.title)} " + style.dim(f"(advisor show {meta.id})")]
+    if explain:
+        reason = ", ".join(f"{key}: {' '.join(map(str, value)) if isinstance(value, list) else value}" for key, value in answer.reason.items())
+        out += ["", style.bold(t("explain_header", answer.lang) + ":"), f"  {t('prov_explain', answer.lang)} ({clean(reason)})"]
+    print("\n".join(out))
 
 
 def _print_outcome(index, outcome, top: int, explain: bool) -> None:  # type: ignore[no-untyped-def]

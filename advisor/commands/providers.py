@@ -1,0 +1,170 @@
+"""`advisor providers`: which providers in the catalogue fit a set of needs (issue 7).
+
+Exit status: 0 when at least one provider fits or is worth verifying, 1 when none is (or the
+knowledge folder has no catalogue), 2 for a usage error such as an unknown need.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from advisor.commands.common import add_kb_option, add_lang_option, kb_root, report_problems
+from advisor.problems import UsageError
+
+
+def add_parser(sub: Any) -> None:
+    import textwrap
+
+    from advisor.providers import NEEDS
+
+    parser = sub.add_parser(
+        "providers",
+        help="list the providers that fit your needs",
+        description=textwrap.fill(
+            "Filter and rank the cloud GPU providers in the catalogue: those meeting every need first, then those "
+            "with unknowns to verify (what and where). Every value has a source and an 'as of' date.",
+            width=78,
+        ),
+        epilog=textwrap.fill("needs: " + ", ".join(NEEDS), width=78, break_on_hyphens=False),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--need", action="append", default=[], metavar="NEED", help="a need to meet; repeat it or separate with commas (see the list below)")
+    parser.add_argument("--all", action="store_true", help="also list the providers that do not fit")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    add_lang_option(parser, "interface language (default: from the environment)")
+    add_kb_option(parser)
+    parser.set_defaults(run=run)
+
+
+def _needs(raw: list[str], lang: str) -> tuple[str, ...]:
+    from advisor.i18n import t
+    from advisor.providers import NEEDS, UnknownNeed, normalize_needs
+
+    given = [part for value in raw for part in value.split(",") if part.strip()]
+    try:
+        return normalize_needs(given)
+    except UnknownNeed as error:
+        raise UsageError(t("prov_unknown_need", lang, need=error.need, allowed=", ".join(NEEDS))) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from advisor.i18n import default_language
+    from advisor.providers import load_catalogue, match
+
+    lang = args.lang or default_language()
+    needs = _needs(args.need, lang)
+    root = kb_root(args)
+    catalogue = load_catalogue(root)
+    report_problems(list(catalogue.problems))
+    found = match(catalogue, needs, include_failing=True)
+    shown = found if args.all else [m for m in found if m.status != "fails"]
+    hidden = len(found) - len(shown)
+    if args.json:
+        print(json.dumps(providers_json(catalogue, needs, shown, hidden, lang), ensure_ascii=False, indent=2))
+    else:
+        print(_text(catalogue, needs, shown, hidden, lang, root))
+    return 0 if any(m.status != "fails" for m in shown) else 1
+
+
+def providers_json(catalogue, needs: tuple[str, ...], shown: list, hidden: int, lang: str) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    """The documented `advisor providers --json` record (README: "Provider catalogue")."""
+    from advisor.providers import FACT_KEYS, reminder
+
+    def fact_dict(fact) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+        record: dict[str, Any] = {
+            "value": list(fact.value) if isinstance(fact.value, tuple) else fact.value,
+            "detail": fact.detail,
+            "source": fact.source,
+            "checked": fact.checked,
+        }
+        if fact.key == "spot":
+            record["notice"] = fact.notice or "unknown"
+        record["third_party"] = fact.third_party
+        record["more_sources"] = list(fact.more_sources)
+        record["source_date"] = fact.source_date
+        return record
+
+    return {
+        "needs": list(needs),
+        "as_of": catalogue.as_of,
+        "reminder": reminder(lang, catalogue.as_of),
+        "providers": [
+            {
+                "id": m.provider.id,
+                "name": m.provider.name,
+                "status": m.status,
+                "met": list(m.met),
+                "unknown": list(m.unknown),
+                "failed": list(m.failed),
+                "verify": [{"need": c.need, "link": c.link, "note": c.note or None} for c in m.to_verify],
+                "caveats": {c.need: c.note for c in m.checks if c.note and c.status == "met"},
+                "as_of": m.provider.as_of,
+                "facts": {key: fact_dict(m.provider.fact(key)) for key in FACT_KEYS},
+                "notes": list(m.provider.notes),
+            }
+            for m in shown
+        ],
+        "hidden_failing": hidden,
+    }
+
+
+def _text(catalogue, needs: tuple[str, ...], shown: list, hidden: int, lang: str, root) -> str:  # type: ignore[no-untyped-def]
+    from advisor.i18n import t
+    from advisor.providers import fact_label, need_label, note_text, reminder, value_text
+    from advisor.render import Styler, use_color
+    from advisor.textnorm import strip_terminal_escapes as clean
+
+    style = Styler(use_color(sys.stdout))
+    if not catalogue.providers:
+        return t("prov_no_catalogue", lang, path=str(root))
+    header = t("prov_cli_header", lang, needs=", ".join(need_label(n, lang) for n in needs)) if needs else t("prov_cli_all", lang)
+    out = [style.heading(clean(header)), ""]
+    status_style = {"fits": style.accent, "verify": style.bold, "fails": style.dim}
+    uses_self_managed = False
+    for found in shown:
+        provider = found.provider
+        title = style.bold(clean(provider.name)) + "  " + style.dim(f"[{clean(provider.id)}]")
+        if needs:
+            title += "  " + status_style[found.status](t(f"prov_status_{found.status}", lang))
+        out.append(title)
+
+        def row(label: str, text: str) -> None:
+            out.append(f"    {label}: {clean(text)}")
+
+        row(fact_label("kubernetes", lang), value_text(provider.fact("kubernetes"), lang))
+        sharing = []
+        for key in ("time_slicing", "mig", "mps"):
+            fact = provider.fact(key)
+            value = t(f"prov_short_{fact.value}", lang) if isinstance(fact.value, str) else str(fact.value)
+            if fact.value == "self-managed":
+                value += "*"
+                uses_self_managed = True
+            if fact.third_party:
+                value += " " + t("prov_third_party", lang)
+            sharing.append(f"{fact_label(key, lang)} {value}")
+        row(t("prov_cli_sharing", lang), " · ".join(sharing))
+        keys = ["interconnect", "spot", "control_plane_fee", "scale_to_zero"]
+        asked = {check.fact for check in found.checks}
+        keys = [key for key in ("drivers", "shared_storage") if key in asked] + keys
+        for key in keys:
+            row(fact_label(key, lang), value_text(provider.fact(key), lang))
+        for check in found.checks:
+            if check.status == "unknown":
+                note = f" ({note_text(check.note, lang)})" if check.note else ""
+                out.append("    " + style.bold(clean(t("prov_verify_item", lang, what=need_label(check.need, lang), url=check.link or "?") + note)))
+            elif check.status == "failed":
+                fact = provider.fact(check.fact)
+                out.append("    " + clean(t("prov_failed_item", lang, what=need_label(check.need, lang), value=value_text(fact, lang))))
+        out.append("    " + style.dim(t("prov_as_of", lang, date=provider.as_of or "?")))
+        out.append("")
+    if not shown:
+        out += [t("prov_none_fit", lang), ""]
+    if hidden:
+        out.append(t("prov_cli_hidden", lang, count=hidden))
+    if uses_self_managed:
+        out.append("* " + t("prov_value_self-managed", lang))
+    out.append(style.dim(reminder(lang, catalogue.as_of)))
+    return "\n".join(out).rstrip()

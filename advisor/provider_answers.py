@@ -1,0 +1,375 @@
+"""Answering provider questions in `advisor ask` from the provider catalogue (issue 7).
+
+"does GKE support MIG", "eks spot notice", "nha cung cap nao co infiniband": the answer is a fact
+about a named provider, or a filter over all of them, so it comes from the catalogue (value,
+detail, source, date) rather than from a knowledge entry. General questions ("how do I choose a
+provider", "what is MIG") must stay with the knowledge entries, so this module fires only on:
+
+- a provider alias, matched on whole folded tokens ("gke", "amazon eks", "core weave"); aliases
+  that are everyday words ("google", "lambda", "gradient", "oci") count only beside a catalogue
+  feature or the word provider/cloud, and a long question that merely mentions a provider (a
+  troubleshooting story) is left to the knowledge entries;
+- or "which provider(s) ... <feature>" / "nhà cung cấp nào ... <feature>", unless the question is
+  about choosing criteria ("which provider features matter most").
+
+Everything works on the cached index's plain data through the index's own analyzer, so synonyms
+from `lexicon.yaml` (nhà cung cấp -> provider, roce -> rdma) apply and YAML is never imported.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.i18n import t
+from advisor.index import SearchIndex
+from advisor.providers import (
+    FACT_KEYS,
+    Catalogue,
+    Fact,
+    Provider,
+    ProviderMatch,
+    catalogue_from_data,
+    fact_label,
+    match,
+    need_label,
+    note_text,
+    value_text,
+)
+from advisor.textnorm import tokens as raw_tokens
+
+# Feature phrases (written as a user would; analysed with the index's analyzer, so lexicon synonyms
+# apply) -> (facts they ask about, the need they stand for in a "which provider" question or None).
+_SHARING = ("time_slicing", "mig", "mps")
+_FEATURES: tuple[tuple[tuple[str, ...], tuple[str, ...], str | None], ...] = (
+    (("mig", "multi instance gpu", "multi-instance gpu"), ("mig",), "mig"),
+    (("time slicing", "time-slicing", "timeslicing", "time sharing", "chia thời gian"), ("time_slicing",), "time-slicing"),
+    (("mps", "multi process service"), ("mps",), "mps"),
+    (("gpu sharing", "sharing", "share gpu", "chia sẻ gpu", "gpu sharing modes"), _SHARING, None),
+    (("infiniband", "ib"), ("interconnect",), "infiniband"),
+    (("rdma", "roce", "gpudirect", "gpudirect rdma"), ("interconnect",), "rdma"),
+    (("efa", "elastic fabric adapter"), ("interconnect",), "efa"),
+    (("interconnect", "network", "networking", "fabric", "nvlink", "mạng", "kết nối"), ("interconnect",), "rdma"),
+    (("shared storage", "storage", "nfs", "lustre", "filestore", "readwritemany", "rwx", "lưu trữ", "lưu trữ dùng chung"), ("shared_storage",), "shared-storage"),
+    (("spot", "preemptible", "interruptible", "spot notice", "notice", "warning", "reclaim", "reclaimed", "eviction", "báo trước", "thu hồi"), ("spot",), "spot"),
+    (("control plane", "control plane fee", "management fee", "cluster fee", "fee", "phí quản lý", "phí control plane"), ("control_plane_fee",), "free-control-plane"),
+    (("scale to zero", "scale down to zero", "scale to 0", "scale-to-zero", "scaletozero", "zero nodes", "0 nodes", "về 0", "autoscaling"), ("scale_to_zero",), "scale-to-zero"),
+    (("driver", "drivers", "preinstalled drivers", "gpu operator", "trình điều khiển"), ("drivers",), "drivers-preinstalled"),
+    (("kubernetes", "k8s"), ("kubernetes",), "kubernetes"),
+    (("managed", "managed kubernetes", "managed k8s", "quản lý sẵn", "được quản lý"), ("kubernetes",), "managed"),
+    (("self run", "self-run", "self hosted", "bring your own", "byo", "tự vận hành", "tự dựng"), ("kubernetes",), "self-run"),
+    (("gpu models", "gpu types", "gpu line-up", "loại gpu", "dòng gpu", "h100", "h200", "a100", "b200", "b300", "gb200",
+      "gb300", "gh200", "l4", "l40s", "a10g", "t4", "mi300x", "mi355x"), ("gpu_models",), None),
+)
+# Words a catalogue question may carry without changing what it asks ("does GKE *support* MIG").
+_FILLER = frozenset(
+    "support supports supported offer offers offered offering provide provides provided available availability enable enabled "
+    "native natively option options gpu node nodes nodepool cluster clusters instance instances cost per hour month long minutes "
+    "seconds free paid better best difference differ between vs cloud provider service services info information details plan "
+    "tell ho tro cung cap dich vu mien lau truoc loai co khong nao".split()
+)
+_PROVIDER_NOUNS = frozenset({"provider", "providers", "cloud", "clouds", "vendor", "vendors", "platform", "platforms", "hang", "ben"})
+_WHICH = frozenset({"which", "what", "any", "list", "show", "name"})
+_PLURAL_NOUNS = frozenset({"providers", "clouds", "vendors", "platforms"})
+_AFTER_PLURAL = frozenset({"with", "that", "offering", "supporting", "having", "which", "where", "who"})
+# A "which provider" question about how to choose, not about a feature: left to the knowledge.
+_CRITERIA = frozenset(
+    "feature features matter matters criteria criterion documentation docs compare comparing comparison evaluate evaluating "
+    "checklist tieu chi tai lieu so sanh danh gia tinh nang".split()
+)
+_CRITERIA_PHRASES = (("tieu", "chi"), ("tai", "lieu"), ("so", "sanh"), ("danh", "gia"), ("tinh", "nang"))
+# Aliases that are also everyday (or other technical) words: they name a provider only beside a
+# feature or the word provider/cloud.
+_COMMON_WORD_ALIASES = frozenset({"do", "google", "amazon", "oracle", "lambda", "gradient", "vast", "oke", "oci", "run pod", "akamai"})
+# Beyond this many words not explained by a provider, a feature or filler, the question is about
+# something else that happens to mention a provider (a troubleshooting story, say).
+MAX_OTHER_WORDS = 3
+MAX_QUERY_WORDS = 40
+
+
+@dataclass(frozen=True)
+class ProviderAnswer:
+    """A catalogue answer, shaped like a knowledge hit so every front end can show it."""
+
+    id: str
+    title: str
+    lang: str
+    summary: str
+    answer: str
+    sources: tuple[str, ...] = ()
+    reason: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def record(self, *, explain: bool = False) -> dict[str, Any]:
+        """The `catalogue` object of `advisor ask --json`."""
+        record: dict[str, Any] = {
+            "id": self.id,
+            "title": self.title,
+            "lang": self.lang,
+            "summary": self.summary,
+            "answer": self.answer,
+            "sources": list(self.sources),
+        }
+        if explain:
+            record["explain"] = dict(self.reason)
+        return record
+
+
+@dataclass(frozen=True)
+class _Terms:
+    """The index's analysed view of the catalogue: phrase -> what it names."""
+
+    catalogue: Catalogue
+    aliases: dict[tuple[str, ...], str]
+    features: dict[tuple[str, ...], tuple[tuple[str, ...], str | None]]
+    longest: int
+
+
+_TERMS: "weakref.WeakKeyDictionary[SearchIndex, _Terms]" = weakref.WeakKeyDictionary()
+
+
+def _terms(index: SearchIndex) -> _Terms | None:
+    cached = _TERMS.get(index)
+    if cached is not None:
+        return cached
+    catalogue = catalogue_from_data(index.data.get("providers"))
+    if not catalogue.providers:
+        return None
+    analyzer = index.analyzer
+    aliases: dict[tuple[str, ...], str] = {}
+    for provider in catalogue.providers:
+        for alias in (provider.id.replace("_", " "), *provider.aliases):
+            key = tuple(analyzer.content(alias))
+            if key:
+                aliases.setdefault(key, provider.id)
+    features: dict[tuple[str, ...], tuple[tuple[str, ...], str | None]] = {}
+    for phrases, facts, need in _FEATURES:
+        for phrase in phrases:
+            key = tuple(analyzer.content(phrase))
+            if key and key not in aliases and not (len(key) == 1 and key[0] in _FILLER):
+                features.setdefault(key, (facts, need))
+    longest = max(len(key) for key in (*aliases, *features))
+    terms = _Terms(catalogue, aliases, features, longest)
+    _TERMS[index] = terms
+    return terms
+
+
+@dataclass(frozen=True)
+class _Question:
+    providers: tuple[str, ...]
+    facts: tuple[str, ...]
+    needs: tuple[str, ...]
+    other_words: int
+    which: bool
+
+
+def _parse(terms: _Terms, index: SearchIndex, query: str) -> _Question | None:
+    """Split the query into providers named, facts and needs asked, and everything else."""
+    analyzer = index.analyzer
+    words = analyzer.content(query)
+    if not words or len(words) > MAX_QUERY_WORDS:
+        return None
+    named: list[tuple[str, tuple[str, ...]]] = []
+    facts: list[str] = []
+    needs: list[str] = []
+    other = 0
+    position = 0
+    while position < len(words):
+        for size in range(min(terms.longest, len(words) - position), 0, -1):
+            key = tuple(words[position : position + size])
+            if key in terms.aliases:
+                named.append((terms.aliases[key], key))
+                break
+            if key in terms.features:
+                found_facts, need = terms.features[key]
+                facts.extend(f for f in found_facts if f not in facts)
+                if need and need not in needs:
+                    needs.append(need)
+                break
+        else:
+            size = 1
+            if words[position] not in _FILLER and words[position] not in _PROVIDER_NOUNS:
+                other += 1
+        position += size
+    all_words = analyzer.words(query)
+    noun = any(word in _PROVIDER_NOUNS for word in all_words)
+    providers: list[str] = []
+    for provider_id, key in named:
+        # "google colab", "gradient accumulation", "vast amounts of data": an everyday word
+        # names a provider only in a question that is plainly about the catalogue.
+        if " ".join(key) in _COMMON_WORD_ALIASES and not ((facts or noun) and other == 0):
+            other += 1
+            continue
+        if provider_id not in providers:
+            providers.append(provider_id)
+    if "managed" in needs or "self-run" in needs:  # managed Kubernetes already implies Kubernetes
+        needs = [need for need in needs if need != "kubernetes"]
+    return _Question(tuple(providers), tuple(facts), tuple(needs), other, _asks_which(all_words, raw_tokens(query)))
+
+
+def _asks_which(words: list[str], raw: list[str]) -> bool:
+    """"which providers ...", "any provider ...", "nhà cung cấp nào ...", "providers with ..."."""
+    if set(words) & _CRITERIA or any(_has_phrase(words, phrase) for phrase in _CRITERIA_PHRASES):
+        return False
+    for position, word in enumerate(words):
+        if word not in _PROVIDER_NOUNS:
+            continue
+        if _WHICH & set(words[max(0, position - 4) : position]) or "nao" in words[position + 1 : position + 3]:
+            return True
+    return any(word in _PLURAL_NOUNS and following in _AFTER_PLURAL for word, following in zip(raw, raw[1:]))
+
+
+def _has_phrase(words: list[str], phrase: tuple[str, ...]) -> bool:
+    size = len(phrase)
+    return any(tuple(words[i : i + size]) == phrase for i in range(len(words) - size + 1))
+
+
+def answer_provider_question(index: SearchIndex, query: str, lang: str | None = None) -> ProviderAnswer | None:
+    """A catalogue answer when `query` is a provider question, else None (the knowledge answers).
+
+    `lang` forces the answer language; otherwise it is detected from the query (diacritics,
+    marker words), then taken from the environment.
+    """
+    terms = _terms(index)
+    if terms is None:
+        return None
+    question = _parse(terms, index, query)
+    if question is None:
+        return None
+    if lang is None:
+        from advisor.i18n import default_language
+        from advisor.search import detect_language
+
+        lang = detect_language(index, query) or default_language()
+    if question.providers and question.other_words <= MAX_OTHER_WORDS:
+        return _about_providers(terms.catalogue, question, lang)
+    if not question.providers and question.which and question.facts and question.other_words <= MAX_OTHER_WORDS:
+        if question.needs:
+            return _which_providers(terms.catalogue, question, lang)
+        return _fact_table(terms.catalogue, question, lang)
+    return None
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def _fact_block(provider: Provider, fact: Fact, lang: str, *, detailed: bool) -> list[str]:
+    lines = [f"- **{fact_label(fact.key, lang)}:** {value_text(fact, lang)}"]
+    if detailed and fact.detail:
+        lines.append(f"  {fact.detail}")
+    if fact.source:
+        lines.append("  " + t("prov_source_as_of", lang, url=fact.source, date=fact.checked or "?"))
+    elif not fact.known:
+        lines.append("  " + t("prov_unknown_check", lang, url=provider.docs_url or "?"))
+    elif fact.checked:
+        lines.append("  " + t("prov_as_of", lang, date=fact.checked))
+    return lines
+
+
+def _footer(lang: str, as_of: str | None) -> list[str]:
+    from advisor.providers import reminder
+
+    lines = ["", f"_{reminder(lang, as_of)}_"]
+    if lang != "en":
+        lines.append(f"_{t('prov_details_in_english', lang)}_")
+    return lines
+
+
+def _about_providers(catalogue: Catalogue, question: _Question, lang: str) -> ProviderAnswer:
+    """One or more named providers: the facts asked about with detail, else an overview."""
+    providers = [p for p in (catalogue.get(pid) for pid in question.providers) if p is not None]
+    keys = [key for key in FACT_KEYS if key in question.facts] or list(FACT_KEYS)
+    detailed = bool(question.facts)
+    body: list[str] = []
+    sources: list[str] = []
+    summary: list[str] = []
+    for provider in providers:
+        if len(providers) > 1:  # one provider is named by the title already
+            body.extend([*([""] if body else []), f"### {provider.name}", ""])
+        for key in keys:
+            fact = provider.fact(key)
+            body.extend(_fact_block(provider, fact, lang, detailed=detailed))
+            cited = fact.source or (None if fact.known else provider.docs_url)  # an unknown points to the docs
+            if cited and cited not in sources:
+                sources.append(cited)
+        if not detailed and provider.notes:
+            body.append("")
+            body.append(f"**{t('prov_notes', lang)}:**")
+            body.extend(f"- {note}" for note in provider.notes)
+        if detailed:
+            summary.append(f"{provider.name}: " + "; ".join(f"{fact_label(k, lang)}: {value_text(provider.fact(k), lang)}" for k in keys))
+        else:
+            summary.append(t("prov_overview_summary", lang, name=provider.name, kubernetes=value_text(provider.fact("kubernetes"), lang)))
+    as_of = min((p.as_of for p in providers if p.as_of), default=catalogue.as_of)
+    body.extend(_footer(lang, as_of))
+    names = ", ".join(p.name for p in providers)
+    title = f"{names}: {', '.join(fact_label(k, lang) for k in keys)}" if detailed else names
+    reason = {"mode": "provider", "providers": list(question.providers), "facts": list(question.facts)}
+    return ProviderAnswer("provider:" + "+".join(question.providers), title, lang, " | ".join(summary), "\n".join(body), tuple(sources), reason)
+
+
+def _match_line(found: ProviderMatch, lang: str) -> str:
+    provider = found.provider
+    parts: list[str] = []
+    seen: set[str] = set()
+    for check in found.checks:
+        if check.status == "unknown":
+            parts.append(t("prov_verify_item", lang, what=need_label(check.need, lang), url=check.link or "?") + (f" ({note_text(check.note, lang)})" if check.note else ""))
+        elif check.fact not in seen:
+            seen.add(check.fact)
+            parts.append(f"{fact_label(check.fact, lang)}: {value_text(provider.fact(check.fact), lang)}")
+    return f"- **{provider.name}** (`{provider.id}`) — " + "; ".join(parts)
+
+
+def _which_providers(catalogue: Catalogue, question: _Question, lang: str) -> ProviderAnswer:
+    """"Which providers have X": the same ranking as `advisor providers --need X`."""
+    everyone = match(catalogue, question.needs, include_failing=True)
+    groups = {status: [m for m in everyone if m.status == status] for status in ("fits", "verify", "fails")}
+    wanted = t("prov_and", lang).join(need_label(need, lang) for need in question.needs)
+    body: list[str] = []
+    sources: list[str] = []
+    for status in ("fits", "verify"):
+        if not groups[status]:
+            continue
+        if body:
+            body.append("")
+        body.append(f"**{t('prov_status_' + status, lang)} ({len(groups[status])})**")
+        body.append("")
+        for found in groups[status]:
+            body.append(_match_line(found, lang))
+            for check in found.checks:
+                if check.link and check.link not in sources:
+                    sources.append(check.link)
+    if not groups["fits"] and not groups["verify"]:
+        body.append(t("prov_none_fit", lang))
+    if groups["fails"]:
+        command = "advisor providers " + " ".join(f"--need {need}" for need in question.needs) + " --all"
+        body.extend(["", t("prov_hidden_fails", lang, count=len(groups["fails"]), command=command)])
+    body.extend(_footer(lang, catalogue.as_of))
+    summary = t(
+        "prov_which_summary",
+        lang,
+        fits=", ".join(m.provider.name for m in groups["fits"]) or "—",
+        verify=", ".join(m.provider.name for m in groups["verify"]) or "—",
+    )
+    reason = {"mode": "which", "needs": list(question.needs), "facts": list(question.facts)}
+    return ProviderAnswer("providers:" + "+".join(question.needs), t("prov_which_title", lang, needs=wanted), lang, summary, "\n".join(body), tuple(sources), reason)
+
+
+def _fact_table(catalogue: Catalogue, question: _Question, lang: str) -> ProviderAnswer:
+    """"Which providers offer which GPUs / sharing modes": one line per provider, no filter."""
+    keys = [key for key in FACT_KEYS if key in question.facts]
+    body: list[str] = []
+    sources: list[str] = []
+    for provider in sorted(catalogue.providers, key=lambda p: p.name.casefold()):
+        body.append(f"- **{provider.name}** (`{provider.id}`) — " + "; ".join(f"{fact_label(k, lang)}: {value_text(provider.fact(k), lang)}" for k in keys))
+        for key in keys:
+            source = provider.fact(key).source
+            if source and source not in sources:
+                sources.append(source)
+    body.extend(["", t("prov_fact_table_more", lang)])
+    body.extend(_footer(lang, catalogue.as_of))
+    labels = ", ".join(fact_label(k, lang) for k in keys)
+    title = t("prov_fact_table_title", lang, facts=labels)
+    reason = {"mode": "facts", "facts": keys}
+    return ProviderAnswer("providers:" + "+".join(keys), title, lang, title, "\n".join(body), tuple(sources), reason)

@@ -90,3 +90,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except OSError as error:  # disk full, permission denied, a folder that vanished mid-run
+        print(f"advisor: error: {error.strerror or error}{f': {error.filename}' if error.filename else ''}", file=sys.stderr)
+        return 2

@@ -306,6 +306,39 @@ def needs_from_recommendation(rec_json: dict[str, Any]) -> list[str]:
     return found
 
 
+def fit_summary(catalogue: Catalogue, rec_json: dict[str, Any], lang: str, limit: int = 6) -> dict[str, Any]:
+    """The providers that fit a recommendation, as plain data every export format can show.
+
+    Providers meeting every need come first, then those with unknowns to verify (with the page to
+    read); the reminder carries the catalogue's date, because prices and availability move.
+    """
+    needs = needs_from_recommendation(rec_json)
+    matches = match(catalogue, needs)[:limit] if needs else []
+    return {
+        "needs": needs,
+        "needs_text": ", ".join(need_label(need, lang) for need in needs),
+        "as_of": catalogue.as_of,
+        "reminder": reminder(lang, catalogue.as_of),
+        "providers": [
+            {
+                "id": found.provider.id,
+                "name": found.provider.name,
+                "status": found.status,
+                "status_text": _status_text(found.status, lang),
+                "verify": [{"need": check.need, "need_text": need_label(check.need, lang), "link": check.link} for check in found.to_verify],
+                "as_of": found.provider.as_of,
+            }
+            for found in matches
+        ],
+    }
+
+
+def _status_text(status: str, lang: str) -> str:
+    from advisor.i18n import t
+
+    return t(f"prov_status_{status}", lang)
+
+
 def _list(value: Any) -> list[Any]:
     if isinstance(value, str):
         return [value]

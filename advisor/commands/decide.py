@@ -1,0 +1,371 @@
+"""`advisor recommend`, `advisor guide` and `advisor tree`: the decision tree on the command line.
+
+The commands only parse arguments, read answers and print; walking the tree, evaluating rules and
+rendering exports happen in `advisor.session`, `advisor.recommend` and `advisor.export`, which the
+TUI calls too. Heavy imports stay inside the run functions so building the parser stays cheap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from advisor.commands.common import add_kb_option, checked_text
+from advisor.problems import UsageError
+
+if TYPE_CHECKING:
+    from advisor.recommend import Recommendation
+    from advisor.trees import Question, Tree
+
+EXPORT_FORMATS = ("md", "json", "html")
+_SUFFIX_FORMATS = {".md": "md", ".markdown": "md", ".json": "json", ".html": "html", ".htm": "html"}
+
+
+def add_parser(sub: Any) -> None:
+    recommend = sub.add_parser(
+        "recommend",
+        help="recommend a GPU set-up from answers given as options or a file",
+        description="Recommend how to run GPU work from answers given non-interactively. "
+        "Unanswered questions take their default and are listed as assumptions.",
+    )
+    recommend.add_argument("-a", "--answer", action="append", default=[], metavar="KEY=VALUE", help="one answer; repeat for more (VALUE may be not-sure)")
+    recommend.add_argument("--answers", metavar="FILE", help="answers from a YAML or JSON file ('-' for stdin): a KEY: VALUE mapping, or an exported JSON summary")
+    recommend.add_argument("--strict", action="store_true", help="fail instead of assuming defaults for unanswered questions")
+    recommend.add_argument("--list-questions", action="store_true", help="list the answer keys, their values and defaults, then exit")
+    _add_common(recommend)
+    recommend.set_defaults(run=run_recommend)
+
+    guide = sub.add_parser(
+        "guide",
+        help="answer the questions one by one on a plain terminal",
+        description="Ask the decision questions on a plain terminal (numbered options; b back, ? help, q quit) "
+        "and print the recommendation. Reads answers from stdin, so it also works in scripts.",
+    )
+    _add_common(guide)
+    guide.set_defaults(run=run_guide)
+
+    tree = sub.add_parser("tree", help="print the decision tree as a diagram", description="Print the decision tree as Mermaid, Graphviz DOT or text.")
+    tree.add_argument("--format", choices=("mermaid", "dot", "text"), default="text", help="diagram format (default: text)")
+    tree.add_argument("--lang", choices=("vi", "en"), help="label language (default: from the environment)")
+    tree.add_argument("--tree", metavar="FILE", help="decision tree file (default: the bundled one)")
+    tree.set_defaults(run=run_tree)
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=EXPORT_FORMATS, help="output format (default: from the -o suffix, else md)")
+    parser.add_argument("--lang", choices=("vi", "en"), help="output language (default: from the environment)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    parser.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    parser.add_argument("--tree", metavar="FILE", help="decision tree file (default: the bundled one)")
+    add_kb_option(parser)
+
+
+# ----------------------------------------------------------------------------- shared
+
+
+def _tree(args: argparse.Namespace) -> Tree:
+    from advisor.trees import bundled_tree_path, load_tree
+
+    path = Path(args.tree) if args.tree else bundled_tree_path()
+    if args.tree and not path.is_file():
+        raise UsageError(f"tree file not found: {path}")
+    return load_tree(path)
+
+
+def _lang(args: argparse.Namespace) -> str:
+    from advisor.i18n import default_language
+
+    return args.lang or default_language()
+
+
+def _format(args: argparse.Namespace) -> str:
+    if args.format:
+        return str(args.format)
+    if args.output and args.output != "-":
+        return _SUFFIX_FORMATS.get(Path(args.output).suffix.lower(), "md")
+    return "md"
+
+
+def _titles(args: argparse.Namespace, lang: str) -> dict[str, str]:
+    """Knowledge titles for the "read more" list; exports still work without them."""
+    try:
+        from advisor.index import load_index
+        from advisor.paths import knowledge_dir
+
+        root = knowledge_dir(getattr(args, "kb", None))
+        if not root.is_dir():
+            return {}
+        index = load_index(root)
+        titles: dict[str, str] = {}
+        for number in range(len(index.entries)):
+            meta = index.meta(number)
+            if meta.lang == lang or meta.id not in titles:
+                titles[meta.id] = meta.title
+        return titles
+    except Exception:  # noqa: BLE001 - titles are decoration; a broken knowledge folder is `advisor check`'s business
+        return {}
+
+
+def _providers(args: argparse.Namespace, rec: Recommendation, lang: str) -> dict[str, Any] | None:
+    """Which catalogue providers fit; None when the knowledge folder has no catalogue."""
+    from advisor.export import record
+    from advisor.paths import knowledge_dir
+    from advisor.providers import CATALOGUE_FILE, fit_summary, load_catalogue
+
+    root = knowledge_dir(getattr(args, "kb", None))
+    if not (root / CATALOGUE_FILE).is_file():
+        return None
+    return fit_summary(load_catalogue(root), record(rec, lang), lang)
+
+
+def _emit(args: argparse.Namespace, rec: Recommendation, lang: str, out: TextIO) -> int:
+    from advisor.export import render, write_file
+
+    text = render(rec, _format(args), lang, _titles(args, lang), _providers(args, rec, lang))
+    if args.output and args.output != "-":
+        write_file(Path(args.output), text, force=args.force)
+        print(rec.tree.label("written", lang, path=args.output), file=sys.stderr)
+    else:
+        out.write(text)
+        out.flush()
+    return 0
+
+
+def _check_output(args: argparse.Namespace) -> None:
+    """Refuse an existing output file before any question is asked, not after."""
+    if args.output and args.output != "-" and not args.force and Path(args.output).exists():
+        raise UsageError(f"{args.output} already exists; use --force to overwrite it")
+
+
+# ----------------------------------------------------------------------------- recommend
+
+
+def _parse_answer(text: str) -> tuple[str, str]:
+    text = checked_text(text, "--answer")
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip() or not value.strip():
+        raise UsageError(f"--answer expects KEY=VALUE, got '{text}'")
+    return key.strip().replace("-", "_"), value.strip()
+
+
+def _answer_value(value: Any, key: str, where: str) -> str:
+    if isinstance(value, bool):  # YAML reads an unquoted yes/no as true/false
+        return "yes" if value else "no"
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    kind = "nothing" if value is None else type(value).__name__.replace("dict", "a mapping").replace("list", "a list")
+    raise UsageError(f"{where}: the answer for '{key}' must be text such as yes or no, not {kind}")
+
+
+def read_answers_file(name: str) -> dict[str, str]:
+    """Answers from YAML or JSON: `{key: value}`, or an export/session with an `answers` list.
+
+    Answers marked `assumed` in an export are skipped, so they are assumed afresh.
+    """
+    from advisor import yamlsafe
+
+    if name == "-":
+        raw, shown = sys.stdin.buffer.read(), "<stdin>"
+    else:
+        try:
+            raw, shown = Path(name).read_bytes(), name
+        except OSError as error:
+            raise UsageError(f"cannot read {name}: {error.strerror or error}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise UsageError(f"{shown}:{line}: not valid UTF-8") from None
+    try:
+        doc = yamlsafe.load(text)  # JSON is YAML too, and this keeps line numbers for both
+    except yamlsafe.YamlError as error:
+        raise UsageError(f"{shown}:{error.line}: {error.message}") from None
+    data = doc.data
+    answers: dict[str, str] = {}
+    if isinstance(data, dict) and isinstance(data.get("answers"), list):
+        for index, item in enumerate(data["answers"]):
+            where = f"{shown}:{doc.line('answers', index)}"
+            if not isinstance(item, dict) or not isinstance(item.get("key"), str):
+                raise UsageError(f"{where}: each item of 'answers' needs a 'key' and a 'value'")
+            if item.get("assumed") is True:
+                continue
+            answers[item["key"].strip().replace("-", "_")] = _answer_value(item.get("value"), item["key"], where)
+        return answers
+    if data is None:
+        return answers
+    if not isinstance(data, dict):
+        raise UsageError(f"{shown}:1: expected a mapping of answer keys to values, such as 'workload: inference'")
+    for key, value in data.items():
+        if not isinstance(key, str):
+            raise UsageError(f"{shown}:{doc.line(key)}: answer keys must be text, found {key!r}")
+        answers[key.strip().replace("-", "_")] = _answer_value(value, key, f"{shown}:{doc.line(key)}")
+    return answers
+
+
+def run_recommend(args: argparse.Namespace) -> int:
+    from advisor.session import complete
+
+    tree = _tree(args)
+    lang = _lang(args)
+    if args.list_questions:
+        return _list_questions(tree, lang, as_json=args.format == "json")
+    given: dict[str, str] = {}
+    if args.answers:
+        given.update(read_answers_file(args.answers))
+    for item in args.answer:
+        key, value = _parse_answer(item)
+        given[key] = value
+    completion = complete(tree, given, strict=args.strict)
+    if completion.ignored:
+        print(tree.label("ignored_answers", lang, keys=", ".join(completion.ignored)), file=sys.stderr)
+    from advisor.recommend import recommend
+
+    _check_output(args)
+    return _emit(args, recommend(completion.session), lang, sys.stdout)
+
+
+def _list_questions(tree: Tree, lang: str, as_json: bool) -> int:
+    from advisor.session import NOT_SURE
+    from advisor.textnorm import strip_terminal_escapes as clean
+
+    if as_json:
+        rows = [
+            {
+                "key": q.key,
+                "title": q.title.get(lang),
+                "question": q.text.get(lang),
+                "values": list(q.values),
+                "labels": {option.value: option.label.get(lang) for option in q.options},
+                "default": q.default,
+                "kb": list(q.kb),
+            }
+            for q in tree.questions
+        ]
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    values_word, default_word = tree.label("allowed_values", lang), tree.label("default", lang)
+    blocks = []
+    for q in tree.questions:
+        blocks.append(
+            "\n".join(
+                [
+                    f"{q.key}  {clean(q.text.get(lang))}",
+                    f"    {values_word}: {' | '.join((*q.values, NOT_SURE))}",
+                    f"    {default_word}: {q.default}",
+                ]
+            )
+        )
+    print("\n\n".join(blocks))
+    return 0
+
+
+# ----------------------------------------------------------------------------- guide
+
+
+def run_guide(args: argparse.Namespace) -> int:
+    from advisor.recommend import recommend
+    from advisor.session import Session
+    from advisor.textnorm import strip_terminal_escapes as clean
+
+    tree = _tree(args)
+    lang = _lang(args)
+    _check_output(args)
+    out, stdin = sys.stdout, sys.stdin
+    label = tree.label
+
+    def say(text: str = "") -> None:
+        out.write(text + "\n")
+
+    session = Session.start(tree)
+    say(clean(tree.title.get(lang)))
+    say(label("guide_intro", lang))
+    while not session.done:
+        question = session.next_question
+        if question is None:  # cannot happen with a loaded tree; never spin
+            break
+        options = question.options
+        count = len(options) + 1
+        default = question.option(question.default)
+        say()
+        say(f"{label('question_number', lang, number=len(session.answers) + 1)}: {clean(question.text.get(lang))}")
+        for number, option in enumerate(options, start=1):
+            say(f"  {number}. {clean(option.label.get(lang))}")
+        say(f"  {count}. {label('not_sure_option', lang, label=clean(default.label.get(lang)) if default else question.default)}")
+        while True:
+            out.write(label("guide_prompt", lang, count=count))
+            out.flush()
+            line = stdin.readline()
+            if line and not _is_tty(stdin):
+                out.write(line if line.endswith("\n") else line + "\n")  # a transcript shows what was chosen
+            if not line:
+                say()
+                print(label("guide_eof", lang), file=sys.stderr)
+                return 1
+            choice = line.strip().lower()
+            if choice in ("q", "quit", "exit"):
+                say(label("guide_quit", lang))
+                return 0
+            if choice in ("b", "back"):
+                if not session.answers:
+                    say(label("guide_first", lang))
+                    continue
+                session = session.back()
+                break
+            if choice in ("?", "h", "help"):
+                say()
+                say(_wrap(clean(question.help.get(lang))))
+                if question.kb:
+                    say(f"{label('guide_help_kb', lang)}: " + ", ".join(f"advisor show {kb_id}" for kb_id in question.kb))
+                say()
+                continue
+            valid, value = _choice_value(choice, question, count)
+            if not valid:
+                say(label("guide_invalid", lang, count=count))
+                continue
+            session = session.answer(value)
+            if value is None:
+                say(label("guide_assumed", lang, label=clean(default.label.get(lang)) if default else question.default))
+            break
+    say()
+    return _emit(args, recommend(session), lang, out)
+
+
+def _choice_value(choice: str, question: Question, count: int) -> tuple[bool, str | None]:
+    """(valid, value) for an option chosen by number or by name; value None means "not sure"."""
+    from advisor.session import NOT_SURE
+
+    if choice.isdigit():
+        number = int(choice)
+        if 1 <= number < count:
+            return True, str(question.options[number - 1].value)
+        return number == count, None
+    if choice == NOT_SURE:
+        return True, None
+    return question.option(choice) is not None, choice
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _wrap(text: str, width: int = 78) -> str:
+    import textwrap
+
+    return textwrap.fill(text, width=width)
+
+
+# ----------------------------------------------------------------------------- tree
+
+
+def run_tree(args: argparse.Namespace) -> int:
+    from advisor.export import tree_diagram
+
+    tree = _tree(args)
+    sys.stdout.write(tree_diagram(tree, args.format, _lang(args)))
+    return 0

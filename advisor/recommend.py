@@ -1,0 +1,81 @@
+"""Turn a finished session into a recommendation by evaluating the tree's declarative rules.
+
+There are no Python if-chains over answer values here: which advice applies is decided by the
+rules in the tree file, so authors change advice by editing YAML, and `advisor check` proves that
+every rule can fire and every path gets a deployment model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from advisor.session import Answer, Session
+from advisor.trees import CheckItem, Text, Tree
+
+
+@dataclass(frozen=True)
+class Point:
+    """One piece of advice, the answers that triggered it and the knowledge that explains it."""
+
+    rule: str
+    topic: str
+    text: Text
+    because: tuple[Answer, ...]
+    kb: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """Everything an export needs, still in every language: renderers pick one."""
+
+    tree: Tree
+    answers: tuple[Answer, ...]
+    path: tuple[str, ...]
+    deployment: str
+    gpu_sharing: tuple[str, ...]
+    points: tuple[Point, ...]
+    checklist: tuple[CheckItem, ...]
+    kb: tuple[str, ...]
+
+    @property
+    def assumptions(self) -> tuple[Answer, ...]:
+        return tuple(answer for answer in self.answers if answer.assumed)
+
+
+def recommend(session: Session) -> Recommendation:
+    """The recommendation for a finished session (`ValueError` while questions remain)."""
+    if not session.done:
+        raise ValueError("the session still has unanswered questions")
+    tree = session.tree
+    answers = {answer.key: answer for answer in session.answers}
+    values = {key: answer.value for key, answer in answers.items()}
+    fired = [rule for rule in tree.rules if rule.matches(values)]
+
+    deployment = next((rule.deployment for rule in fired if rule.deployment), "")
+    wanted_modes = {mode for rule in fired for mode in rule.sharing}
+    sharing = tuple(choice.value for choice in tree.sharing_modes if choice.value in wanted_modes)
+
+    topic_order = {choice.value: index for index, choice in enumerate(tree.topics)}
+    ordered = sorted(fired, key=lambda rule: topic_order.get(rule.topic, len(topic_order)))  # stable
+    points = tuple(
+        Point(rule.id, rule.topic, rule.text, tuple(answers[c.key] for c in rule.when if c.key in answers), rule.kb)
+        for rule in ordered
+    )
+    check_ids = {check_id for rule in fired for check_id in rule.checks}
+    checklist = tuple(item for item in tree.checklist if item.id in check_ids)
+
+    cited: dict[str, None] = {}
+    for point in points:
+        cited.update(dict.fromkeys(point.kb))
+    for item in checklist:
+        cited.update(dict.fromkeys(item.kb))
+    return Recommendation(
+        tree=tree,
+        answers=session.answers,
+        path=session.path,
+        deployment=deployment,
+        gpu_sharing=sharing,
+        points=points,
+        checklist=checklist,
+        kb=tuple(cited),
+    )

@@ -1,0 +1,290 @@
+"""The guide's engine: the answers given so far, and where they lead in the tree.
+
+The state is only the ordered list of answers; the position in the tree is recomputed by walking
+the flow from the start with those answers. That makes "back" and "change an earlier answer" the
+same simple operation: edit the list, walk again, and drop every answer that can no longer apply.
+
+An answer can no longer apply when the walk has passed by without asking its question, or when its
+question cannot be reached from where the walk now stops. Answers to questions that still lie
+ahead are kept: changing "soft" isolation to "hard" adds one new question, and the answers about
+storage and the control plane that come after it still count once it is answered.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from advisor.problems import DataError, Problem, UsageError
+from advisor.trees import Node, Question, Tree
+
+SESSION_SCHEMA = 1
+# The answer value that means "not sure": the question's default is used and marked assumed.
+NOT_SURE = "not-sure"
+
+
+@dataclass(frozen=True)
+class Answer:
+    key: str
+    value: str
+    assumed: bool = False
+
+
+class SessionFileError(DataError):
+    """A saved session that cannot be read: corrupt, for another tree, or from a newer advisor.
+
+    Callers can move the file aside and start afresh; the message says why it was refused.
+    """
+
+    def __init__(self, path: Path | str, message: str, line: int = 0) -> None:
+        super().__init__(Problem(str(path), line, message))
+        self.path = Path(path)
+
+
+@dataclass(frozen=True)
+class Session:
+    """Answers given so far to one tree. Every method returns a new session."""
+
+    tree: Tree
+    answers: tuple[Answer, ...] = ()
+
+    @classmethod
+    def start(cls, tree: Tree) -> Session:
+        return cls(tree, ())
+
+    @classmethod
+    def of(cls, tree: Tree, answers: tuple[Answer, ...] | list[Answer]) -> Session:
+        """A session holding only the answers that lie on the walk they produce, in walk order."""
+        return cls(tree, _prune(tree, tuple(answers)))
+
+    # ------------------------------------------------------------------ position
+
+    @property
+    def steps(self) -> tuple[tuple[Node, Answer], ...]:
+        """The answered nodes of the walk, in order."""
+        return _walk(self.tree, self.answers)[0]
+
+    @property
+    def walked(self) -> tuple[Answer, ...]:
+        """The answers the walk has used so far, in order; `answers` may also hold some for
+        questions still ahead (kept by `change()`), which count once the walk reaches them."""
+        return tuple(answer for _, answer in self.steps)
+
+    @property
+    def current(self) -> Node | None:
+        """The node whose question comes next; None when the walk reached an outcome."""
+        node = _walk(self.tree, self.answers)[1]
+        return None if node is None or node.outcome else node
+
+    @property
+    def done(self) -> bool:
+        node = _walk(self.tree, self.answers)[1]
+        return node is not None and node.outcome
+
+    @property
+    def next_question(self) -> Question | None:
+        node = self.current
+        return self.tree.question(node.ask) if node is not None and node.ask else None
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Node ids visited, ending with the outcome once done (for diagrams)."""
+        steps, end = _walk(self.tree, self.answers)
+        ids = tuple(node.id for node, _ in steps)
+        return (*ids, end.id) if end is not None and end.outcome else ids
+
+    def value(self, key: str) -> str | None:
+        for answer in self.answers:
+            if answer.key == key:
+                return answer.value
+        return None
+
+    # ------------------------------------------------------------------ moves
+
+    def answer(self, value: str | None) -> Session:
+        """Answer the next question; None or "not-sure" takes its default as an assumption."""
+        question = self.next_question
+        if question is None:
+            raise UsageError("there is no question left to answer")
+        return Session.of(self.tree, (*self.answers, checked_answer(question, value)))
+
+    def back(self) -> Session:
+        """Forget the answer to the question before the current one (a no-op at the first)."""
+        steps = self.steps
+        if not steps:
+            return self
+        key = steps[-1][1].key
+        return Session.of(self.tree, tuple(answer for answer in self.answers if answer.key != key))
+
+    def change(self, key: str, value: str | None) -> Session:
+        """Change an earlier answer; later answers that no longer apply are dropped."""
+        question = self.tree.question(key)
+        if question is None or all(answer.key != key for answer in self.answers):
+            raise UsageError(f"'{key}' has not been answered, so it cannot be changed")
+        new = checked_answer(question, value)
+        return Session.of(self.tree, tuple(new if answer.key == key else answer for answer in self.answers))
+
+    def with_defaults(self) -> Session:
+        """Answer every remaining question with its default, marked as assumed."""
+        session = self
+        while not session.done:
+            session = session.answer(None)
+        return session
+
+
+def checked_answer(question: Question, value: str | None) -> Answer:
+    """An answer to `question`, or `UsageError` naming the allowed values."""
+    if value is None or value == NOT_SURE:
+        return Answer(question.key, question.default, assumed=True)
+    if question.option(value) is None:
+        allowed = ", ".join((*question.values, NOT_SURE))
+        raise UsageError(f"{question.key}={value} is not allowed; allowed values: {allowed}")
+    return Answer(question.key, value)
+
+
+def _walk(tree: Tree, answers: tuple[Answer, ...]) -> tuple[tuple[tuple[Node, Answer], ...], Node | None]:
+    """Follow the flow with `answers`: the answered steps and the node where the walk stopped."""
+    by_key = {answer.key: answer for answer in answers}
+    node = tree.node(tree.start)
+    steps: list[tuple[Node, Answer]] = []
+    # A loaded tree has no cycles, but never loop forever on one that slipped through.
+    for _ in range(len(tree.nodes) + 1):
+        if node is None or node.outcome or node.ask is None:
+            break
+        answer = by_key.get(node.ask)
+        if answer is None:
+            break
+        steps.append((node, answer))
+        node = tree.node(node.target(answer.value) or "")
+    return tuple(steps), node
+
+
+def _prune(tree: Tree, answers: tuple[Answer, ...]) -> tuple[Answer, ...]:
+    """The walked answers in walk order, then those whose questions may still come, in given order."""
+    steps, stop = _walk(tree, answers)
+    walked = tuple(answer for _, answer in steps)
+    if stop is None or stop.outcome:
+        return walked
+    ahead = _keys_ahead(tree, stop)
+    seen = {answer.key for answer in walked}
+    latest = {answer.key: answer for answer in answers}
+    pending: list[Answer] = []
+    for answer in answers:
+        if answer.key in ahead and answer.key not in seen and latest[answer.key] is answer:
+            pending.append(answer)
+    return walked + tuple(pending)
+
+
+def _keys_ahead(tree: Tree, start: Node) -> set[str]:
+    """Question keys asked at `start` or at any node reachable from it."""
+    keys: set[str] = set()
+    visited: set[str] = set()
+    work = [start]
+    while work:
+        node = work.pop()
+        if node.id in visited:
+            continue
+        visited.add(node.id)
+        if node.ask is not None:
+            keys.add(node.ask)
+        work.extend(target for edge in node.edges if (target := tree.node(edge.target)) is not None)
+    return keys
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A finished session built from given answers, and what was filled in or left out."""
+
+    session: Session
+    assumed: tuple[str, ...]
+    ignored: tuple[str, ...]
+
+
+def complete(tree: Tree, given: Mapping[str, str], *, strict: bool = False) -> Completion:
+    """Answer the tree non-interactively: given values where present, defaults elsewhere.
+
+    Unknown keys and values raise `UsageError` naming the allowed ones; with `strict`, a relevant
+    question left unanswered does too. Given answers the walk never reaches are reported back as
+    ignored, so a caller can tell the user they did not apply.
+    """
+    for key, value in given.items():
+        question = tree.question(key)
+        if question is None:
+            allowed = ", ".join(question.key for question in tree.questions)
+            raise UsageError(f"unknown answer key '{key}'; allowed keys: {allowed}")
+        checked_answer(question, value)
+    session = Session.start(tree)
+    missing: list[str] = []
+    while not session.done:
+        question = session.next_question
+        if question is None:  # a dead end cannot happen in a loaded tree; stop rather than spin
+            break
+        if question.key not in given:
+            missing.append(question.key)
+        session = session.answer(given.get(question.key))
+    if strict and missing:
+        raise UsageError(f"--strict: no answer for {', '.join(missing)} (give --answer KEY=VALUE for each)")
+    answered = {answer.key for answer in session.answers}
+    ignored = tuple(key for key in given if key not in answered)
+    assumed = tuple(answer.key for answer in session.answers if answer.assumed)
+    return Completion(session, assumed, ignored)
+
+
+# ---------------------------------------------------------------------------- files
+
+
+def session_json(session: Session) -> str:
+    record = {
+        "schema": SESSION_SCHEMA,
+        "tree": session.tree.id,
+        "answers": [{"key": a.key, "value": a.value, "assumed": a.assumed} for a in session.answers],
+    }
+    return json.dumps(record, ensure_ascii=False, indent=2) + "\n"
+
+
+def save_session(session: Session, path: Path) -> None:
+    """Write the session atomically: a crash mid-write leaves the previous file intact."""
+    from advisor.export import write_file
+
+    write_file(Path(path), session_json(session), force=True)
+
+
+def load_session(path: Path, tree: Tree) -> Session:
+    """Read a saved session for `tree`; `SessionFileError` when it is unusable."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise SessionFileError(path, f"cannot read session: {error.strerror or error}") from None
+    try:
+        data: Any = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise SessionFileError(path, "corrupt session: not valid UTF-8") from None
+    except json.JSONDecodeError as error:
+        raise SessionFileError(path, f"corrupt session: not valid JSON ({error.msg})", error.lineno) from None
+    if not isinstance(data, dict):
+        raise SessionFileError(path, "corrupt session: expected a JSON object")
+    schema = data.get("schema")
+    if isinstance(schema, bool) or not isinstance(schema, int):
+        raise SessionFileError(path, "corrupt session: 'schema' must be a whole number")
+    if schema > SESSION_SCHEMA:
+        raise SessionFileError(path, f"session was saved by a newer advisor (schema {schema}; this version reads {SESSION_SCHEMA})")
+    if schema < 1:
+        raise SessionFileError(path, f"corrupt session: unknown schema {schema}")
+    if data.get("tree") != tree.id:
+        raise SessionFileError(path, f"session belongs to tree {data.get('tree')!r}, not '{tree.id}'")
+    items = data.get("answers")
+    if not isinstance(items, list):
+        raise SessionFileError(path, "corrupt session: 'answers' must be a list")
+    answers: list[Answer] = []
+    for number, item in enumerate(items, start=1):
+        if not isinstance(item, dict) or not isinstance(item.get("key"), str) or not isinstance(item.get("value"), str):
+            raise SessionFileError(path, f"corrupt session: answer {number} needs text 'key' and 'value'")
+        question = tree.question(item["key"])
+        if question is None or question.option(item["value"]) is None:
+            raise SessionFileError(path, f"session answer {item['key']}={item['value']} is not in tree '{tree.id}'")
+        answers.append(Answer(item["key"], item["value"], bool(item.get("assumed", False))))
+    return Session.of(tree, tuple(answers))

@@ -1,0 +1,79 @@
+"""`advisor check` over every kind of data, and the provider list attached to recommendations."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from advisor.cli import main
+from advisor.paths import bundled_knowledge_dir
+from tests.conftest import write_entry
+
+FIXTURE_CATALOGUE = Path(__file__).parent / "data" / "providers" / "providers.yaml"
+
+
+def test_bundled_data_checks_clean(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.strip() == "0 error(s), 0 warning(s)"
+
+
+def test_check_reports_knowledge_tree_and_catalogue_problems(tiny_kb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_entry(tiny_kb, "en", "orphan")
+    trees = tmp_path / "trees"
+    trees.mkdir()
+    (trees / "broken.yaml").write_text("id: [\n", encoding="utf-8")
+    (tiny_kb / "providers.yaml").write_text("schema: 1\nproviders:\n  - id: x\n    name: X\n", encoding="utf-8")
+    assert main(["check", "--kb", str(tiny_kb), "--trees", str(trees)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("kb/en/orphan.md:1: entry 'orphan' has no 'vi' translation") for line in lines)
+    assert any(line.startswith(f"{trees / 'broken.yaml'}:") or line.startswith("trees/broken.yaml:") or "broken.yaml:" in line for line in lines)
+    assert any("providers.yaml:" in line for line in lines)
+    assert all(line.count(":") >= 2 for line in lines)
+
+
+def test_stale_provider_facts_warn_without_failing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    kb = tmp_path / "kb"
+    shutil.copytree(bundled_knowledge_dir(), kb)
+    catalogue = kb / "providers.yaml"
+    catalogue.write_text(catalogue.read_text(encoding="utf-8").replace('checked: "2026-12-02"', 'checked: "2020-01-02"'), encoding="utf-8")
+    assert main(["check", "--kb", str(kb)]) == 0
+    captured = capsys.readouterr()
+    assert "warning:" in captured.out and "0 error(s)" in captured.err
+
+
+def test_recommendation_lists_fitting_providers_in_every_format(capsys: pytest.CaptureFixture[str]) -> None:
+    answers = ["--answer", "workload=inference", "--answer", "gpu_fraction=yes", "--answer", "isolation=hard"]
+    assert main(["recommend", *answers, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    providers = data["providers"]
+    assert "managed" in providers["needs"] and "mig" in providers["needs"]
+    assert providers["providers"] and providers["providers"][0]["status"] == "fits"
+    assert all(p["status"] in ("fits", "verify") for p in providers["providers"])
+    assert providers["as_of"] and "2026" in providers["reminder"]
+    assert main(["recommend", *answers, "--format", "md", "--lang", "vi"]) == 0
+    markdown = capsys.readouterr().out
+    assert "## Nhà cung cấp phù hợp" in markdown and providers["providers"][0]["name"] in markdown
+    assert main(["recommend", *answers, "--format", "html"]) == 0
+    page = capsys.readouterr().out
+    assert "Providers that fit" in page and "Prices and availability change often" in page
+
+
+def test_provider_names_are_escaped_in_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    kb = tmp_path / "kb"
+    shutil.copytree(bundled_knowledge_dir(), kb)
+    catalogue = (kb / "providers.yaml").read_text(encoding="utf-8")
+    (kb / "providers.yaml").write_text(catalogue.replace("name: Google Kubernetes Engine (GKE)", 'name: "<script>alert(1)</script> GKE"'), encoding="utf-8")
+    assert main(["recommend", "--kb", str(kb), "--answer", "workload=inference", "--format", "html"]) == 0
+    page = capsys.readouterr().out
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; GKE" in page
+
+
+def test_plain_instance_needs_no_kubernetes_provider(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["recommend", "--answer", "workload=notebook", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["recommendation"]["deployment"] == "plain-instance"
+    assert "managed" not in data["providers"]["needs"]

@@ -1,0 +1,171 @@
+"""Rules as data: the key personas get advice faithful to the article, each point with its why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from advisor.knowledge import load_knowledge
+from advisor.paths import bundled_knowledge_dir
+from advisor.recommend import Recommendation, recommend
+from advisor.session import Session, complete
+from advisor.trees import Tree, bundled_tree_path, load_tree
+
+TREES = Path(__file__).parent / "data" / "trees"
+
+
+@pytest.fixture(scope="module")
+def tree() -> Tree:
+    return load_tree(bundled_tree_path())
+
+
+def _rec(tree: Tree, **answers: str) -> Recommendation:
+    return recommend(complete(tree, answers).session)
+
+
+def _rules(rec: Recommendation) -> list[str]:
+    return [point.rule for point in rec.points]
+
+
+def _checks(rec: Recommendation) -> list[str]:
+    return [item.id for item in rec.checklist]
+
+
+def test_notebook_user_gets_a_plain_instance_and_no_sharing(tree: Tree) -> None:
+    rec = _rec(tree, workload="notebook", growth="no", drivers="preinstalled", idle="yes")
+    assert rec.deployment == "plain-instance"
+    assert rec.gpu_sharing == ()
+    assert _rules(rec)[0] == "plain-notebook"
+    assert {"stop-idle-instance", "preinstalled-drivers", "choose-instance-provider"} <= set(_rules(rec))
+    cluster_only = {"gang-scheduling", "interconnect", "managed-cluster", "gpu-plumbing", "scale-to-zero", "spot-pool"}
+    assert not cluster_only & set(_rules(rec))
+    assert {"instance-access", "persistent-disk", "driver-version"} <= set(_checks(rec))
+    assert {"when-k8s-worth-it", "faq-k8s-single-job"} <= set(rec.kb)
+
+
+def test_one_fine_tune_on_spot_gets_checkpoint_advice_not_a_cluster(tree: Tree) -> None:
+    rec = _rec(tree, workload="single-job", growth="no", interruptible="yes")
+    assert rec.deployment == "plain-instance"
+    assert "spot-instance" in _rules(rec) and "spot-pool" not in _rules(rec)
+    assert "spot-instance" in _checks(rec)
+
+
+def test_a_notebook_that_will_grow_moves_to_kubernetes(tree: Tree) -> None:
+    rec = _rec(tree, workload="notebook", growth="yes", control_plane="managed")
+    assert rec.deployment == "managed-k8s"
+    assert "grows-into-cluster" in _rules(rec)
+
+
+def test_small_model_inference_needing_isolation_gets_mig(tree: Tree) -> None:
+    rec = _rec(tree, workload="inference", gpu_fraction="yes", isolation="hard", mig_cards="yes", control_plane="managed")
+    assert rec.deployment == "managed-k8s"
+    assert rec.gpu_sharing == ("mig",)
+    assert {"inference-serving", "sharing-needs-support", "mig"} <= set(_rules(rec))
+    assert {"autoscaling", "sharing-support", "mig-profiles"} <= set(_checks(rec))
+    mig = next(point for point in rec.points if point.rule == "mig")
+    assert [(a.key, a.value) for a in mig.because] == [("gpu_fraction", "yes"), ("isolation", "hard"), ("mig_cards", "yes")]
+    assert mig.kb == ("mig", "gpu-operator")
+
+
+def test_hard_isolation_without_mig_cards_means_whole_gpus(tree: Tree) -> None:
+    rec = _rec(tree, workload="inference", gpu_fraction="yes", isolation="hard", mig_cards="no")
+    assert rec.gpu_sharing == ()
+    assert "hard-isolation-without-mig" in _rules(rec)
+    assert "mig-profiles" not in _checks(rec)
+
+
+@pytest.mark.parametrize(("concurrent", "mode"), [("no", "time-slicing"), ("yes", "mps")])
+def test_soft_sharing_picks_time_slicing_or_mps(tree: Tree, concurrent: str, mode: str) -> None:
+    rec = _rec(tree, workload="inference", gpu_fraction="yes", isolation="soft", concurrent=concurrent)
+    assert rec.gpu_sharing == (mode,)
+    assert mode in _rules(rec)
+
+
+def test_models_needing_whole_gpus_get_no_sharing(tree: Tree) -> None:
+    rec = _rec(tree, workload="inference", gpu_fraction="no")
+    assert rec.gpu_sharing == ()
+    assert "whole-gpus" in _rules(rec) and "sharing-needs-support" not in _rules(rec)
+
+
+def test_multi_node_training_gets_interconnect_gang_scheduling_operator_and_shared_storage(tree: Tree) -> None:
+    rec = _rec(tree, workload="distributed-training", framework="pytorch", control_plane="managed", interruptible="no")
+    assert rec.deployment == "managed-k8s"
+    assert rec.gpu_sharing == ()
+    rules = set(_rules(rec))
+    assert {"interconnect", "gang-scheduling", "operator-pytorch", "training-storage", "training-fallback"} <= rules
+    assert not {"operator-mpi", "operator-other", "shared-data"} & rules
+    assert {"interconnect", "gang", "training-operator", "shared-storage"} <= set(_checks(rec))
+    assert {"multinode-networking", "faq-multinode-checklist", "distributed-training", "storage"} <= set(rec.kb)
+    topics = [point.topic for point in rec.points]
+    assert topics == sorted(topics, key=[choice.value for choice in tree.topics].index)  # grouped by topic
+
+
+def test_spot_batch_jobs_on_a_self_run_cluster(tree: Tree) -> None:
+    rec = _rec(tree, workload="batch", control_plane="self-run", team_ops="yes", interruptible="yes", idle="yes")
+    assert rec.deployment == "self-run-k8s"
+    rules = set(_rules(rec))
+    assert {"self-run-cluster", "batch-queue", "spot-pool", "scale-to-zero", "self-run-idle"} <= rules
+    assert not {"managed-fee", "managed-cluster", "on-demand", "self-run-without-ops"} & rules
+    assert {"raw-nodes", "spot-pools", "scale-to-zero"} <= set(_checks(rec))
+    spot = next(point for point in rec.points if point.rule == "spot-pool")
+    assert "drain" in spot.text.en and "drain" in spot.text.vi
+    assert "spot-nodes" in rec.kb
+
+
+def test_self_run_without_anyone_to_operate_it_is_cautioned(tree: Tree) -> None:
+    rec = _rec(tree, workload="batch", control_plane="self-run", team_ops="no")
+    assert rec.deployment == "self-run-k8s"
+    assert "self-run-without-ops" in _rules(rec)
+
+
+def test_idle_managed_cluster_scales_to_zero_and_minds_the_control_plane_fee(tree: Tree) -> None:
+    rec = _rec(tree, workload="inference", control_plane="managed", idle="yes")
+    assert {"scale-to-zero", "managed-fee"} <= set(_rules(rec))
+    assert {"scale-to-zero", "control-plane-fee"} <= set(_checks(rec))
+
+
+def test_own_drivers_on_a_cluster_recommend_the_gpu_operator(tree: Tree) -> None:
+    rec = _rec(tree, workload="batch", drivers="own")
+    assert "own-drivers-cluster" in _rules(rec) and "preinstalled-drivers" not in _rules(rec)
+    assert {"operator-support", "driver-version"} <= set(_checks(rec))
+
+
+def test_not_sure_everywhere_gives_assumptions_not_errors(tree: Tree) -> None:
+    completion = complete(tree, {})
+    rec = recommend(completion.session)
+    assert rec.deployment == "plain-instance"  # the default workload is one job on one GPU
+    assert [a.key for a in rec.assumptions] == ["workload", "growth", "drivers", "interruptible", "idle"]
+    assert all(answer.assumed for answer in rec.answers)
+    point = next(point for point in rec.points if point.rule == "plain-job")
+    assert all(answer.assumed for answer in point.because)
+
+
+def test_explicit_not_sure_is_an_assumption_too(tree: Tree) -> None:
+    rec = _rec(tree, workload="inference", gpu_fraction="yes", isolation="not-sure")
+    isolation = next(answer for answer in rec.answers if answer.key == "isolation")
+    assert isolation.value == "hard" and isolation.assumed
+    assert rec.gpu_sharing == ("mig",)  # the default assumes MIG-capable cards too
+
+
+def test_every_cited_id_exists_and_the_kb_list_has_no_duplicates(tree: Tree) -> None:
+    known = set(load_knowledge(bundled_knowledge_dir()).ids)
+    rec = _rec(tree, workload="distributed-training", control_plane="self-run", interruptible="yes")
+    assert len(rec.kb) == len(set(rec.kb))
+    assert set(rec.kb) <= known
+    cited = {kb_id for point in rec.points for kb_id in point.kb} | {kb_id for item in rec.checklist for kb_id in item.kb}
+    assert cited == set(rec.kb)
+
+
+def test_recommend_needs_a_finished_session(tree: Tree) -> None:
+    with pytest.raises(ValueError):
+        recommend(Session.start(tree))
+
+
+def test_rules_come_from_the_tree_file_not_from_code() -> None:
+    mini = load_tree(TREES / "valid.yaml")
+    rec = recommend(complete(mini, {"workload": "inference", "idle": "yes"}).session)
+    assert rec.deployment == "managed-k8s"
+    assert rec.gpu_sharing == ("mig",)
+    assert _rules(rec) == ["managed", "scale-down"]
+    assert _checks(rec) == ["fee"]

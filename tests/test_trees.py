@@ -1,0 +1,172 @@
+"""The tree loader and validator: one broken fixture per kind of problem, and the bundled tree."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from advisor.knowledge import load_knowledge
+from advisor.paths import bundled_knowledge_dir
+from advisor.problems import DataError
+from advisor.recommend import recommend
+from advisor.session import Answer, Session
+from advisor.textnorm import has_vietnamese_letters
+from advisor.trees import Tree, bundled_tree_path, load_tree, paths, tree_problems
+
+TREES = Path(__file__).parent / "data" / "trees"
+
+
+@pytest.fixture(scope="module")
+def known_ids() -> set[str]:
+    return set(load_knowledge(bundled_knowledge_dir()).ids)
+
+
+@pytest.fixture(scope="module")
+def bundled() -> Tree:
+    return load_tree(bundled_tree_path())
+
+
+def _errors(path: Path, known: set[str]) -> list[str]:
+    return [str(problem) for problem in tree_problems(path, known) if not problem.warning]
+
+
+@pytest.mark.parametrize(
+    ("fixture", "expected"),
+    [
+        ("unknown_node.yaml", "trees/unknown_node.yaml:84: node 'idle': every answer leads to unknown node 'dnoe'"),
+        ("unreachable.yaml", "trees/unreachable.yaml:87: node 'orphan' is unreachable from the start node 'first'"),
+        ("cycle.yaml", "trees/cycle.yaml:84: cycle in the flow: first → idle → first"),
+        ("no_target.yaml", "trees/no_target.yaml:84: node 'idle': option 'no' of 'idle' has no target"),
+        (
+            "dead_end.yaml",
+            "trees/dead_end.yaml:82: node 'idle' asks nothing and is not an outcome: the path ends without a recommendation",
+        ),
+        ("duplicate_id.yaml", "trees/duplicate_id.yaml:87: duplicate node id 'idle' (first defined on line 82)"),
+        ("missing_translation.yaml", "trees/missing_translation.yaml:67: question 'idle' text has no 'vi' translation"),
+        ("unknown_kb.yaml", "trees/unknown_kb.yaml:104: unknown knowledge id 'no-such-entry'"),
+        (
+            "never_fires.yaml",
+            "trees/never_fires.yaml:106: rule 'scale-down' can never fire: no path through the flow gives idle=yes and workload=notebook",
+        ),
+        (
+            "never_fires_value.yaml",
+            "trees/never_fires_value.yaml:107: rule 'scale-down' can never fire on 'idle=maybe': allowed values are yes, no",
+        ),
+        ("no_deployment.yaml", "trees/no_deployment.yaml:91: no rule sets a deployment for the path workload=inference, idle=yes"),
+        ("bad_yaml.yaml", "trees/bad_yaml.yaml:6: invalid YAML: did not find expected ',' or ']'"),
+    ],
+)
+def test_each_broken_fixture_reports_its_one_problem(fixture: str, expected: str, known_ids: set[str]) -> None:
+    assert _errors(TREES / fixture, known_ids) == [expected]
+
+
+def test_the_fixture_base_is_sound(known_ids: set[str]) -> None:
+    assert tree_problems(TREES / "valid.yaml", known_ids) == []
+
+
+def test_a_dead_end_also_warns_that_its_question_is_never_asked(known_ids: set[str]) -> None:
+    warnings = [str(p) for p in tree_problems(TREES / "dead_end.yaml", known_ids) if p.warning]
+    assert warnings == ["trees/dead_end.yaml:65: warning: question 'idle' is never asked by a reachable node"]
+
+
+@pytest.mark.parametrize("fixture", ["cycle.yaml", "unknown_node.yaml", "no_target.yaml", "dead_end.yaml", "duplicate_id.yaml", "bad_yaml.yaml"])
+def test_load_tree_refuses_trees_the_engine_cannot_walk(fixture: str, known_ids: set[str]) -> None:
+    with pytest.raises(DataError) as caught:
+        load_tree(TREES / fixture)
+    assert str(caught.value) == _errors(TREES / fixture, known_ids)[0]
+
+
+@pytest.mark.parametrize("fixture", ["missing_translation.yaml", "unknown_kb.yaml", "never_fires.yaml", "unreachable.yaml"])
+def test_load_tree_accepts_problems_that_cannot_derail_the_engine(fixture: str) -> None:
+    assert load_tree(TREES / fixture).id == "mini"
+
+
+def test_missing_file_is_one_problem(tmp_path: Path) -> None:
+    problems = tree_problems(tmp_path / "nope.yaml", set())
+    assert len(problems) == 1 and "cannot read file" in problems[0].message
+
+
+def test_unquoted_yes_in_next_is_explained(tmp_path: Path) -> None:
+    text = (TREES / "valid.yaml").read_text(encoding="utf-8").replace('    next: done\n  - id: done', "    next:\n      yes: done\n      no: done\n  - id: done")
+    (tmp_path / "t.yaml").write_text(text, encoding="utf-8")
+    messages = [p.message for p in tree_problems(tmp_path / "t.yaml", set())]
+    assert any("quote yes and no" in message for message in messages)
+
+
+# ----------------------------------------------------------------------------- the bundled tree
+
+
+def test_bundled_tree_validates_clean(known_ids: set[str]) -> None:
+    assert tree_problems(bundled_tree_path(), known_ids) == []
+
+
+def test_public_answer_keys_and_values(bundled: Tree) -> None:
+    public = {
+        "workload": ("notebook", "single-job", "batch", "inference", "distributed-training"),
+        "control_plane": ("managed", "self-run"),
+        "gpu_fraction": ("yes", "no"),
+        "isolation": ("hard", "soft"),
+        "interruptible": ("yes", "no"),
+        "idle": ("yes", "no"),
+    }
+    for key, values in public.items():
+        question = bundled.question(key)
+        assert question is not None, key
+        assert question.values == values
+    assert {c.value for c in bundled.deployments} == {"plain-instance", "managed-k8s", "self-run-k8s"}
+    assert [c.value for c in bundled.sharing_modes] == ["time-slicing", "mps", "mig"]
+
+
+def test_every_question_has_help_kb_and_a_default_in_both_languages(bundled: Tree) -> None:
+    for question in bundled.questions:
+        assert question.kb, question.key
+        assert question.option(question.default) is not None, question.key
+        for text in (question.title, question.text, question.help, *(o.label for o in question.options)):
+            assert text.en and text.vi
+    for text in [q.text for q in bundled.questions] + [q.help for q in bundled.questions] + [r.text for r in bundled.rules] + [c.text for c in bundled.checklist]:
+        assert has_vietnamese_letters(text.vi), text.vi
+
+
+def _session_for(tree: Tree, steps: tuple) -> Session:  # type: ignore[type-arg]
+    return Session.of(tree, tuple(Answer(node.ask, value) for node, value in steps if node.ask))
+
+
+def test_every_path_of_the_bundled_tree_ends_in_a_recommendation(bundled: Tree) -> None:
+    count = 0
+    for steps in paths(bundled):
+        count += 1
+        assert steps[-1][0].outcome
+        session = _session_for(bundled, steps)
+        assert session.done, steps
+        rec = recommend(session)
+        assert rec.deployment in {"plain-instance", "managed-k8s", "self-run-k8s"}
+        assert rec.points and rec.checklist and rec.kb
+        assert rec.path[-1] == "recommendation"
+        assert len(rec.gpu_sharing) <= 1
+    assert count > 100
+
+
+def test_questions_are_asked_only_where_relevant(bundled: Tree) -> None:
+    for steps in paths(bundled):
+        answers = {node.ask: value for node, value in steps if node.ask}
+        if answers["workload"] in ("notebook", "single-job") and answers["growth"] == "no":
+            assert set(answers) <= {"workload", "growth", "drivers", "interruptible", "idle"}
+        if answers["workload"] == "notebook":
+            assert "framework" not in answers
+        if answers["workload"] == "distributed-training":
+            assert "gpu_fraction" not in answers and "framework" in answers
+        if answers.get("isolation") is not None:
+            assert answers["gpu_fraction"] == "yes"
+        if "team_ops" in answers:
+            assert answers["control_plane"] == "self-run"
+
+
+def test_domain_modules_never_import_textual() -> None:
+    code = (
+        "import sys, advisor.trees, advisor.session, advisor.recommend, advisor.export, advisor.commands.decide\n"
+        "assert not any(m == 'textual' or m.startswith('textual.') for m in sys.modules), 'textual imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)

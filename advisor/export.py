@@ -102,6 +102,46 @@ def render(rec: Recommendation, fmt: str, lang: str, titles: Mapping[str, str] |
     raise ValueError(f"unknown export format '{fmt}' (formats: {', '.join(FORMATS)})")
 
 
+def knowledge_titles(rec: Recommendation, lang: str, kb_root: Path) -> dict[str, str]:
+    """Knowledge id -> entry title (in `lang` when it exists) for the ids `rec` cites.
+
+    Titles are decoration: a missing or broken knowledge folder gives an empty mapping and the
+    export still names the ids.
+    """
+    from advisor.index import load_index
+
+    if not kb_root.is_dir():
+        return {}
+    try:
+        index = load_index(kb_root)
+    except (OSError, ValueError):
+        return {}
+    titles: dict[str, str] = {}
+    for kb_id in rec.kb:
+        entry = index.entry_index(kb_id, lang)
+        if entry is not None:
+            titles[kb_id] = index.meta(entry).title
+    return titles
+
+
+def providers_that_fit(rec: Recommendation, lang: str, kb_root: Path) -> dict[str, Any] | None:
+    """`advisor.providers.fit_summary()` for `rec`; None when the folder has no catalogue."""
+    from advisor.problems import DataError
+    from advisor.providers import CATALOGUE_FILE, fit_summary, load_catalogue
+
+    if not (kb_root / CATALOGUE_FILE).is_file():
+        return None
+    try:
+        return fit_summary(load_catalogue(kb_root), record(rec, lang), lang)
+    except (DataError, OSError, ValueError):  # the advice stands without the provider list
+        return None
+
+
+def render_for(rec: Recommendation, fmt: str, lang: str, kb_root: Path) -> str:
+    """`render()` with the titles and providers of the knowledge folder: what every front end exports."""
+    return render(rec, fmt, lang, knowledge_titles(rec, lang, kb_root), providers_that_fit(rec, lang, kb_root))
+
+
 # ----------------------------------------------------------------------------- markdown
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|#~])")

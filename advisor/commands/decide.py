@@ -89,42 +89,11 @@ def _format(args: argparse.Namespace) -> str:
     return "md"
 
 
-def _titles(args: argparse.Namespace, lang: str) -> dict[str, str]:
-    """Knowledge titles for the "read more" list; exports still work without them."""
-    try:
-        from advisor.index import load_index
-        from advisor.paths import knowledge_dir
-
-        root = knowledge_dir(getattr(args, "kb", None))
-        if not root.is_dir():
-            return {}
-        index = load_index(root)
-        titles: dict[str, str] = {}
-        for number in range(len(index.entries)):
-            meta = index.meta(number)
-            if meta.lang == lang or meta.id not in titles:
-                titles[meta.id] = meta.title
-        return titles
-    except Exception:  # noqa: BLE001 - titles are decoration; a broken knowledge folder is `advisor check`'s business
-        return {}
-
-
-def _providers(args: argparse.Namespace, rec: Recommendation, lang: str) -> dict[str, Any] | None:
-    """Which catalogue providers fit; None when the knowledge folder has no catalogue."""
-    from advisor.export import record
-    from advisor.paths import knowledge_dir
-    from advisor.providers import CATALOGUE_FILE, fit_summary, load_catalogue
-
-    root = knowledge_dir(getattr(args, "kb", None))
-    if not (root / CATALOGUE_FILE).is_file():
-        return None
-    return fit_summary(load_catalogue(root), record(rec, lang), lang)
-
-
 def _emit(args: argparse.Namespace, rec: Recommendation, lang: str, out: TextIO) -> int:
-    from advisor.export import render, write_file
+    from advisor.export import render_for, write_file
+    from advisor.paths import knowledge_dir
 
-    text = render(rec, _format(args), lang, _titles(args, lang), _providers(args, rec, lang))
+    text = render_for(rec, _format(args), lang, knowledge_dir(getattr(args, "kb", None)))
     if args.output and args.output != "-":
         write_file(Path(args.output), text, force=args.force)
         print(rec.tree.label("written", lang, path=args.output), file=sys.stderr)

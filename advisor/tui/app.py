@@ -1,0 +1,326 @@
+"""The Textual app: chat first, the guided wizard a key away, both thin layers over the engine.
+
+Knowledge search, recommendation and export live in Textual-free modules that the CLI also uses;
+this package only arranges them on screen. Start it with `advisor` (on a terminal) or
+`advisor tui`; tests drive it with `AdvisorApp(...).run_test()`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+from textual.reactive import reactive
+
+from advisor.i18n import default_language, t
+from advisor.index import SearchIndex
+from advisor.problems import DataError
+from advisor.session import Session
+from advisor.trees import Tree
+from advisor.tui.advisor_commands import AdvisorCommands
+from advisor.tui.question_suggester import QuestionSuggester
+from advisor.tui.screens.chat_screen import ChatScreen
+from advisor.tui.screens.confirm_dialog import ConfirmDialog
+from advisor.tui.screens.entry_screen import EntryScreen
+from advisor.tui.screens.help_screen import HelpScreen, HelpSection
+from advisor.tui.screens.summary_screen import SummaryScreen
+from advisor.tui.screens.wizard_screen import WizardScreen
+from advisor.tui.session_store import SessionStore
+from advisor.tui.settings import Settings, load_settings, save_settings, settings_path
+from advisor.tui.widgets.ask_bar import AskBar
+
+
+class AdvisorApp(App[None]):
+    """advisor's interactive front end.
+
+    Args:
+        kb: Knowledge folder (default: `ADVISOR_KB`, else the bundled one).
+        lang: Interface language; None uses the one remembered from the last run, else the
+            environment's.
+        index: An already loaded search index (tests share one); loaded from `kb` otherwise.
+        config: Folder for settings and the autosaved session (default: the user's config folder).
+        tree: Decision tree file for the wizard (default: the bundled one).
+    """
+
+    CSS_PATH = "app.tcss"
+    # The chat is the app's one mode; a mode (rather than `get_default_screen`) also loads the
+    # screen's own CSS_PATH.
+    MODES = {"chat": ChatScreen}
+    DEFAULT_MODE = "chat"
+    COMMANDS = {AdvisorCommands}
+    TITLE = "advisor"
+
+    BINDINGS = [
+        Binding("ctrl+g", "guide", "tui_key_guide"),
+        Binding("ctrl+l", "toggle_language", "tui_key_language"),
+        Binding("f1", "help", "tui_key_help"),
+        Binding("question_mark", "help", "tui_key_help", show=False),
+        Binding("ctrl+q", "quit", "tui_key_quit", priority=True),
+    ]
+
+    lang: reactive[str] = reactive("en", init=False)
+    """Interface language ("en" or "vi"); screens and the footer watch it."""
+
+    def __init__(
+        self,
+        kb: Path | None = None,
+        lang: str | None = None,
+        *,
+        index: SearchIndex | None = None,
+        config: Path | None = None,
+        tree: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.kb = kb
+        self.tree_path = tree
+        self._index = index
+        self._tree: Tree | None = None
+        self._store: SessionStore | None = None
+        self._autosave_failed = False
+        self._suggester: QuestionSuggester | None = None
+        self.settings_file = settings_path(config)
+        self.config_folder = self.settings_file.parent
+        self.settings = load_settings(self.settings_file, default_lang=default_language())
+        self.set_reactive(AdvisorApp.lang, lang or self.settings.lang)
+        if self.settings.theme and self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+
+    # The engine -------------------------------------------------------------------------------
+
+    @property
+    def index(self) -> SearchIndex:
+        """The search index, loaded on first use."""
+        if self._index is None:
+            from advisor.index import load_index
+
+            self._index = load_index(self.kb_root)
+        return self._index
+
+    @property
+    def kb_root(self) -> Path:
+        """The knowledge folder in use."""
+        from advisor.paths import knowledge_dir
+
+        return self.kb or knowledge_dir()
+
+    @property
+    def tree(self) -> Tree:
+        """The decision tree, loaded on first use (`DataError` when it cannot be used)."""
+        if self._tree is None:
+            from advisor.trees import bundled_tree_path, load_tree
+
+            self._tree = load_tree(self.tree_path or bundled_tree_path())
+        return self._tree
+
+    @property
+    def store(self) -> SessionStore:
+        """Where the wizard's session is autosaved."""
+        if self._store is None:
+            self._store = SessionStore(self.config_folder, self.tree)
+        return self._store
+
+    @property
+    def suggester(self) -> QuestionSuggester:
+        if self._suggester is None:
+            self._suggester = QuestionSuggester(self.index)
+        return self._suggester
+
+    # Start-up ---------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.title = t("tui_title", self.lang)
+        self.watch(self, "theme", self._theme_changed, init=False)
+        self.call_after_refresh(self.offer_resume)
+
+    def offer_resume(self) -> None:
+        """If the last run left an unfinished (or finished) wizard session, offer to resume it.
+
+        A saved session that cannot be read is moved aside with a notice; the app starts fresh.
+        """
+        try:
+            loaded = self.store.load()
+        except DataError:
+            return  # no usable tree: the guide says so when asked for
+        lang = self.lang
+        if loaded.problem is not None:
+            where = str(loaded.moved_to) if loaded.moved_to else str(self.store.path)
+            self.notify(t("tui_session_corrupt", lang, path=where, reason=loaded.problem), severity="warning", timeout=15)
+            return
+        session = loaded.session
+        if session is None or not session.answers:
+            return
+
+        def answered(resume: bool | None) -> None:
+            if resume:
+                self.open_wizard(session)
+            else:
+                self.store.clear()
+
+        count = len(session.answers)
+        self.push_screen(
+            ConfirmDialog(
+                t("tui_resume_title", lang),
+                t("tui_resume_question", lang, count=count),
+                t("tui_resume_yes", lang),
+                t("tui_resume_no", lang),
+            ),
+            answered,
+        )
+
+    # Language and theme -----------------------------------------------------------------------
+
+    def watch_lang(self, lang: str) -> None:
+        self.title = t("tui_title", lang)
+        self._remember(lang=lang)
+
+    def _theme_changed(self, theme: str) -> None:
+        self._remember(theme=theme)
+
+    def _remember(self, **changes: str) -> None:
+        values = {"lang": self.lang, "theme": self.settings.theme, **changes}
+        self.settings = Settings(**values)
+        if not save_settings(self.settings_file, self.settings):
+            self.notify(t("tui_settings_not_saved", self.lang, path=str(self.settings_file)), severity="warning")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hide "Guide" from the footer where the guide is already on screen (it saves room at 80 columns)."""
+        if action == "guide" and isinstance(self.screen, (WizardScreen, SummaryScreen)):
+            return False
+        return True
+
+    def action_command_palette(self) -> None:
+        """Ctrl+P: Textual's command palette, with its prompt in the interface language."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(id="--command-palette", placeholder=t("tui_palette_placeholder", self.lang)))
+
+    def action_change_theme(self) -> None:
+        """The theme picker (command palette): Textual's, with the prompt translated."""
+        from textual.command import CommandPalette
+        from textual.theme import ThemeProvider
+
+        self.push_screen(CommandPalette(providers=[ThemeProvider], placeholder=t("tui_theme_placeholder", self.lang)))
+
+    def action_toggle_language(self) -> None:
+        """Ctrl+L: switch between English and Vietnamese (remembered for next time)."""
+        self.lang = "vi" if self.lang == "en" else "en"
+        self.notify(t("tui_language_now", self.lang))
+
+    # Navigation -------------------------------------------------------------------------------
+
+    def open_entry(self, topic: str, lang: str | None) -> None:
+        """Show entry `topic` full-screen."""
+        self.push_screen(EntryScreen(topic, lang))
+
+    def action_help(self) -> None:
+        """F1 or `?`: the key reference."""
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.help_sections(), self.lang))
+
+    def help_sections(self) -> list[HelpSection]:
+        """Every key of every screen, read from the classes' bindings so it cannot drift."""
+
+        def rows(*sources: object) -> list[tuple[str, str]]:
+            out: list[tuple[str, str]] = []
+            for source in sources:
+                if isinstance(source, tuple):
+                    out.append(source)  # an extra row: (key, label key)
+                    continue
+                for binding in getattr(source, "BINDINGS", []):
+                    if isinstance(binding, Binding) and binding.description:
+                        if binding.description == "tui_key_choose_number":  # nine keys, one row
+                            if ("1-9", binding.description) not in out:
+                                out.append(("1-9", binding.description))
+                            continue
+                        out.append((binding.key, binding.description))
+            return out
+
+        everywhere = rows(AdvisorApp, ("ctrl+p", "tui_key_palette"), ("tab", "tui_key_focus_next"), ("shift+tab", "tui_key_focus_previous"))
+        chat = rows(("enter", "tui_key_ask"), AskBar, ChatScreen, ("enter", "tui_key_choose_followup"))
+        wizard = rows(("up,down", "tui_key_move"), ("enter", "tui_key_choose"), WizardScreen, ("tab", "tui_key_focus_next"), ("enter", "tui_key_change_answer"))
+        return [
+            ("tui_help_everywhere", everywhere),
+            ("tui_help_chat", chat),
+            ("tui_help_entry", rows(EntryScreen)),
+            ("tui_help_wizard", wizard),
+            ("tui_help_summary", rows(SummaryScreen, ("enter", "tui_key_open_cited"))),
+            ("tui_help_dialogs", rows(ConfirmDialog, ("enter", "tui_key_confirm"))),
+        ]
+
+    def action_ask(self) -> None:
+        """Back to the chat with the question input focused."""
+        while not isinstance(self.screen, ChatScreen) and len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.call_after_refresh(lambda: self.screen.query_one("#question").focus())
+
+    def ask_question(self, question: str) -> None:
+        """Ask `question` in the chat (used by the command palette)."""
+        self.action_ask()
+
+        async def ask() -> None:
+            screen = self.screen
+            if isinstance(screen, ChatScreen):
+                await screen.ask(question)
+
+        self.call_after_refresh(ask)
+
+    def action_guide(self) -> None:
+        """Ctrl+G: the guided wizard (where it was left, or from the start)."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, (WizardScreen, SummaryScreen)):  # already open: go back to it
+                while self.screen is not screen:
+                    self.pop_screen()
+                return
+        try:
+            loaded = self.store.load()
+        except DataError as error:
+            self.notify(t("tui_guide_unavailable", self.lang, problem=str(error.problem)), severity="error", timeout=10)
+            return
+        if loaded.problem is not None:
+            where = str(loaded.moved_to) if loaded.moved_to else str(self.store.path)
+            self.notify(t("tui_session_corrupt", self.lang, path=where, reason=loaded.problem), severity="warning", timeout=15)
+        self.open_wizard(loaded.session or Session.start(self.tree))
+
+    def open_wizard(self, session: Session) -> None:
+        """Show the wizard at `session` (its summary too, when the session is finished)."""
+        self.push_screen(WizardScreen(session))
+
+    def autosave(self, session: Session) -> None:
+        """Save the wizard's session; the first failure is reported, later ones stay quiet."""
+        problem = self.store.save(session)
+        if problem is None:
+            self._autosave_failed = False
+        elif not self._autosave_failed:
+            self._autosave_failed = True
+            self.notify(t("tui_autosave_failed", self.lang, reason=problem), severity="warning", timeout=10)
+
+    def show_summary(self, session: Session) -> None:
+        """The recommendation for a finished session, over the wizard."""
+        if isinstance(self.screen, SummaryScreen):
+            return
+
+        async def returned(result: str | None) -> None:
+            wizard = self.screen
+            if not isinstance(wizard, WizardScreen):
+                return
+            if result == "restart":
+                await wizard.restart()
+            else:
+                await wizard.resume_from_summary()
+
+        self.push_screen(SummaryScreen(session), returned)
+
+    def action_export(self) -> None:
+        """Export the finished wizard's recommendation (from the summary screen)."""
+        if isinstance(self.screen, SummaryScreen):
+            self.screen.action_export()
+            return
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, SummaryScreen):
+                while self.screen is not screen:
+                    self.pop_screen()
+                screen.action_export()
+                return
+        self.notify(t("tui_export_needs_summary", self.lang), severity="warning")

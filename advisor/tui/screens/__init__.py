@@ -1,0 +1,1 @@
+"""The TUI's screens and dialogs, one class per module, each styled by the `.tcss` beside it."""

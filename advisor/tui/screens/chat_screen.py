@@ -1,0 +1,174 @@
+"""The screen the app opens on: a conversation with the knowledge base."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Header, Static
+
+from advisor.i18n import t
+from advisor.search import MAX_QUERY_CHARS, detect_language, search
+from advisor.textnorm import strip_terminal_escapes as clean
+from advisor.tui.answer import Answer
+from advisor.tui.messages import EntryOpenRequested, QuestionAsked, TopicChosen
+from advisor.tui.widgets.answer_card import AnswerCard
+from advisor.tui.widgets.ask_bar import AskBar
+from advisor.tui.widgets.localized_footer import LocalizedFooter
+from advisor.tui.widgets.no_answer_card import NoAnswerCard
+
+if TYPE_CHECKING:
+    from advisor.tui.app import AdvisorApp
+
+# Older exchanges are dropped beyond this many, so a long session stays light.
+MAX_EXCHANGES = 40
+# A pasted wall of text is shown shortened in the conversation (it is still asked in full).
+SHOWN_QUESTION_CHARS = 300
+
+
+class ChatScreen(Screen[None]):
+    """Conversation history above, the question input below.
+
+    Enter asks; a confident answer appears as an `AnswerCard` (Markdown, confidence, source and
+    related follow-ups), otherwise a `NoAnswerCard` offers "did you mean" choices. Choosing a
+    follow-up asks that topic; Ctrl+O opens the latest answer full-screen.
+    """
+
+    CSS_PATH = "chat_screen.tcss"
+    AUTO_FOCUS = "#question"
+
+    BINDINGS = [
+        Binding("ctrl+o", "open_latest", "tui_key_open"),
+        Binding("ctrl+k", "focus_question", "tui_key_focus_question", show=False),
+        Binding("pageup", "scroll_history(-1)", "tui_key_page_up", show=False),
+        Binding("pagedown", "scroll_history(1)", "tui_key_page_down", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.latest: Answer | None = None
+
+    @property
+    def advisor(self) -> AdvisorApp:
+        return cast("AdvisorApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        lang = self.advisor.lang
+        yield Header()
+        with VerticalScroll(id="history", can_focus=False):
+            yield Static(t("tui_welcome", lang), id="welcome", markup=False)
+        yield AskBar(self.advisor.suggester, lang=lang, id="ask")
+        yield LocalizedFooter()
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "lang", self._relabel, init=False)
+
+    def _relabel(self, lang: str) -> None:
+        self.query_one("#welcome", Static).update(t("tui_welcome", lang))
+        self.query_one(AskBar).lang = lang
+        for card in self.query(AnswerCard):
+            card.relabel(lang)
+        for other in self.query(NoAnswerCard):
+            other.relabel(lang)
+
+    @property
+    def history(self) -> VerticalScroll:
+        return self.query_one("#history", VerticalScroll)
+
+    @on(QuestionAsked)
+    async def _asked(self, event: QuestionAsked) -> None:
+        event.stop()
+        await self.ask(event.text, event.topic)
+
+    async def ask(self, text: str, topic: str | None = None) -> None:
+        """Ask `text` and add the exchange to the conversation.
+
+        Args:
+            text: The question.
+            topic: A topic the user already chose for it (from the suggestions); it is then shown
+                whatever the search ranks first, with the confidence the search gives it.
+        """
+        index = self.advisor.index
+        lang = self.advisor.lang
+        wanted = detect_language(index, text) or lang
+        outcome = search(index, text, lang=wanted, limit=5)
+        if outcome.truncated:
+            self.notify(t("query_truncated", lang, limit=MAX_QUERY_CHARS), severity="warning")
+        card: Widget
+        entry = index.entry_index(topic, wanted) if topic else None
+        if entry is not None:
+            score = next((hit.score for hit in outcome.hits if hit.topic == topic), None)
+            self.latest = Answer.from_entry(index, entry, score, wanted)
+            card = AnswerCard(self.latest, lang)
+        elif outcome.answered and outcome.best is not None:
+            self.latest = Answer.from_entry(index, outcome.best.entry, outcome.best.score, wanted)
+            card = AnswerCard(self.latest, lang)
+        else:
+            choices = [(hit.topic, index.meta(hit.entry).title) for hit in outcome.suggestions]
+            card = NoAnswerCard(choices, wanted, lang)
+        await self._add_exchange(text, card)
+
+    @on(TopicChosen)
+    async def _topic_chosen(self, event: TopicChosen) -> None:
+        event.stop()
+        await self.show_topic(event.topic, event.lang)
+
+    async def show_topic(self, topic: str, lang: str | None) -> None:
+        """Answer with entry `topic` directly, as a follow-up the user chose."""
+        index = self.advisor.index
+        entry = index.entry_index(topic, lang or self.advisor.lang)
+        if entry is None:
+            return
+        self.latest = Answer.from_entry(index, entry, None, lang)
+        await self._add_exchange(index.meta(entry).title, AnswerCard(self.latest, self.advisor.lang))
+
+    async def _add_exchange(self, question: str, card: Widget) -> None:
+        shown = question if len(question) <= SHOWN_QUESTION_CHARS else question[:SHOWN_QUESTION_CHARS] + "…"
+        line = Static(f"❯ {clean(shown)}", classes="question", markup=False)
+        history = self.history
+        await history.mount_all([line, card])
+        self.refresh_bindings()
+        exchanges = history.query(".question")
+        if len(exchanges) > MAX_EXCHANGES:
+            stale: list[Widget] = []
+            for old in list(exchanges)[: len(exchanges) - MAX_EXCHANGES]:
+                stale.append(old)
+                following = history.children[history.children.index(old) + 1]
+                stale.append(following)
+            await history.remove_children(stale)
+        self.call_after_refresh(history.scroll_to_widget, line, animate=False, top=True)
+        self.query_one("#question").focus()  # the conversation goes on: typing asks the next question
+
+    @on(EntryOpenRequested)
+    def _open(self, event: EntryOpenRequested) -> None:
+        event.stop()
+        self.advisor.open_entry(event.topic, event.lang)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show Ctrl+O (open) in the footer only once there is an answer to open."""
+        if action == "open_latest":
+            return self.latest is not None
+        return True
+
+    def action_open_latest(self) -> None:
+        """Ctrl+O: read the latest answer full-screen."""
+        if self.latest is None:
+            self.notify(t("tui_nothing_to_open", self.advisor.lang))
+            return
+        self.advisor.open_entry(self.latest.topic, self.latest.lang)
+
+    def action_scroll_history(self, pages: int) -> None:
+        """PgUp/PgDn: scroll the conversation while typing stays in the input."""
+        history = self.history
+        if pages < 0:
+            history.scroll_page_up(animate=False)
+        else:
+            history.scroll_page_down(animate=False)
+
+    def action_focus_question(self) -> None:
+        self.query_one("#question").focus()

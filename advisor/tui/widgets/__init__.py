@@ -1,0 +1,1 @@
+"""Reusable widgets of the TUI, one class per module."""

@@ -1,0 +1,103 @@
+"""One answer in the conversation: the entry as Markdown, its confidence and source, follow-ups."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+from advisor.i18n import t
+from advisor.textnorm import strip_terminal_escapes as clean
+from advisor.tui.answer import Answer
+from advisor.tui.messages import EntryOpenRequested, TopicChosen
+from advisor.tui.widgets.choice_list import ChoiceList
+
+
+class AnswerCard(Vertical):
+    """Shows one `Answer`; choosing a related topic posts `TopicChosen`, the open button `EntryOpenRequested`.
+
+    Args:
+        answer: The answer to show.
+        lang: Interface language of the labels (the body keeps the entry's language).
+    """
+
+    DEFAULT_CSS = """
+    AnswerCard {
+        height: auto;
+        margin: 0 0 1 0;
+        padding: 0 1;
+        border-left: thick $success;
+        background: $boost;
+        .answer-title { text-style: bold; color: $text-success; }
+        .answer-meta { height: 1; }
+        .answer-meta Static { width: 1fr; color: $text-muted; }
+        .answer-meta Button { min-width: 0; margin-left: 1; }
+        .answer-notice { color: $text-warning; }
+        Markdown { padding: 0; margin: 0; }
+        .answer-related-label, .answer-sources-label { text-style: bold; margin-top: 1; }
+        .answer-sources { color: $text-muted; }
+        ChoiceList { max-height: 8; }
+    }
+    """
+
+    def __init__(self, answer: Answer, lang: str) -> None:
+        super().__init__(classes="answer")
+        self.answer = answer
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        answer = self.answer
+        yield Static(clean(answer.title), classes="answer-title", markup=False)
+        with Horizontal(classes="answer-meta"):
+            yield Static(self._meta_text(), classes="answer-meta-text", markup=False)
+            yield Button(t("tui_open_full", self.lang), compact=True, classes="answer-open")
+        if answer.wanted_lang:
+            yield Static(t("language_fallback", self.lang, wanted=answer.wanted_lang, shown=answer.lang), classes="answer-notice", markup=False)
+        yield Markdown(clean(answer.body).strip(), open_links=False, classes="answer-body")
+        if answer.sources:
+            yield Static(t("sources", self.lang) + ":", classes="answer-sources-label", markup=False)
+            yield Markdown(self._sources(), open_links=False, classes="answer-sources")
+        if answer.related:
+            yield Static(t("related", self.lang) + ":", classes="answer-related-label", markup=False)
+            yield ChoiceList(*(Option(f"› {clean(title)}", id=rid) for rid, title in answer.related), classes="answer-related")
+
+    def _meta_text(self) -> str:
+        parts = []
+        if self.answer.score is not None:
+            parts.append(f"{t('confidence', self.lang)} {self.answer.score:.0f}")
+        parts.append(f"{t('tui_source', self.lang)}: {self.answer.source}")
+        return " · ".join(parts)
+
+    def _sources(self) -> str:
+        return "\n".join(f"- {clean(source)}" for source in self.answer.sources)
+
+    def relabel(self, lang: str) -> None:
+        """Show the labels in `lang`; the entry itself stays in its own language."""
+        self.lang = lang
+        self.query_one(".answer-meta-text", Static).update(self._meta_text())
+        self.query_one(".answer-open", Button).label = t("tui_open_full", lang)
+        for notice in self.query(".answer-notice").results(Static):
+            notice.update(t("language_fallback", lang, wanted=self.answer.wanted_lang, shown=self.answer.lang))
+        for label in self.query(".answer-related-label").results(Static):
+            label.update(t("related", lang) + ":")
+        for label in self.query(".answer-sources-label").results(Static):
+            label.update(t("sources", lang) + ":")
+
+    @on(OptionList.OptionSelected, ".answer-related")
+    def _follow(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id:
+            self.post_message(TopicChosen(event.option.id, self.answer.lang))
+
+    @on(Button.Pressed, ".answer-open")
+    def _open(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(EntryOpenRequested(self.answer.topic, self.answer.lang))
+
+    @on(Markdown.LinkClicked)
+    def _link(self, event: Markdown.LinkClicked) -> None:
+        event.stop()
+        if event.href.startswith(("http://", "https://")):
+            self.app.open_url(event.href)

@@ -1,0 +1,136 @@
+"""Chat flows: ask and see an answer, the "did you mean" path, follow-ups, suggestions, recall."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, Markdown, OptionList
+
+from advisor.index import SearchIndex
+from advisor.search import search
+from advisor.tui.app import AdvisorApp
+from advisor.tui.screens.chat_screen import ChatScreen
+from advisor.tui.screens.entry_screen import EntryScreen
+from advisor.tui.widgets.answer_card import AnswerCard
+from advisor.tui.widgets.no_answer_card import NoAnswerCard
+from advisor.tui.widgets.suggestion_list import SuggestionList
+
+from .helpers import ask, settle
+
+
+async def test_opens_on_the_chat_with_the_question_input_focused(kb_index: SearchIndex) -> None:
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)):
+        assert isinstance(app.screen, ChatScreen)
+        assert isinstance(app.focused, Input) and app.focused.id == "question"
+
+
+async def test_ask_and_see_an_answer_with_confidence_and_source(kb_index: SearchIndex) -> None:
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, "how do I share one GPU between several jobs?")
+        cards = app.screen.query(AnswerCard)
+        assert len(cards) == 1
+        card = cards.first()
+        expected = search(kb_index, "how do I share one GPU between several jobs?", lang="en")
+        assert card.answer.topic == expected.best.topic
+        meta = str(card.query_one(".answer-meta-text").render())
+        assert "confidence" in meta and f"en/{card.answer.topic}.md" in meta
+        assert "Kubernetes" in card.query_one(".answer-body", Markdown).source
+        assert app.screen.query_one("#question", Input).value == ""
+
+
+async def test_no_confident_answer_offers_did_you_mean_choices(kb_index: SearchIndex) -> None:
+    question = "best provider"
+    outcome = search(kb_index, question, lang="en")
+    assert not outcome.answered and outcome.suggestions  # the premise of this test
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, question)
+        assert not app.screen.query(AnswerCard)
+        card = app.screen.query_one(NoAnswerCard)
+        choices = card.query_one(OptionList)
+        assert [option.id for option in choices.options] == [hit.topic for hit in outcome.suggestions]
+        choices.focus()
+        choices.highlighted = 0
+        await pilot.press("enter")
+        await pilot.pause()
+        answer = app.screen.query_one(AnswerCard)
+        assert answer.answer.topic == outcome.suggestions[0].topic
+        assert answer.answer.score is None  # chosen, not guessed
+
+
+async def test_follow_a_related_topic(kb_index: SearchIndex) -> None:
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, "what is MIG?")
+        first = app.screen.query_one(AnswerCard)
+        assert first.answer.topic == "mig"
+        related = first.query_one(".answer-related", OptionList)
+        target = related.options[0].id
+        app.screen.query_one("#history").scroll_to_widget(related, animate=False)  # the reader scrolls down
+        await pilot.pause()
+        await pilot.click(related, offset=(4, 0))
+        await pilot.pause()
+        cards = list(app.screen.query(AnswerCard))
+        assert [card.answer.topic for card in cards] == ["mig", target]
+
+
+async def test_open_an_entry_full_screen_browse_related_and_come_back(kb_index: SearchIndex) -> None:
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, "what is MIG?")
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, EntryScreen) and screen.topic == "mig"
+        await pilot.press("r")  # to the related list
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(screen.trail) == 2 and screen.topic != "mig"
+        assert screen.query_one("#entry-trail").render().plain.startswith("MIG")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen.topic == "mig"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ChatScreen)
+
+
+async def test_suggestions_appear_while_typing_and_arrows_pick_one(kb_index: SearchIndex) -> None:
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*"what is time sl")  # typing is what is under test here
+        await settle(pilot)
+        suggestions = app.screen.query_one(SuggestionList)
+        assert suggestions.shown and suggestions.suggestions[0].topic == "time-slicing"
+        await pilot.press("down")
+        assert suggestions.chosen is suggestions.suggestions[0]
+        await pilot.press("enter")
+        await pilot.pause()
+        card = app.screen.query_one(AnswerCard)
+        assert card.answer.topic == "time-slicing"
+        assert not suggestions.shown
+
+
+async def test_up_arrow_recalls_earlier_questions(kb_index: SearchIndex) -> None:
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, "what is MIG?")
+        await ask(pilot, "what is MPS?")
+        field = app.screen.query_one("#question", Input)
+        field.value = "draft"
+        await settle(pilot)
+        await pilot.press("up")
+        assert field.value == "what is MPS?"
+        await pilot.press("up")
+        assert field.value == "what is MIG?"
+        await pilot.press("down", "down")
+        assert field.value == "draft"
+
+
+async def test_command_palette_asks_a_question(kb_index: SearchIndex) -> None:
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.ask_question("what is MIG?")
+        await pilot.pause()
+        await pilot.pause()
+        assert app.screen.query_one(AnswerCard).answer.topic == "mig"

@@ -1,0 +1,162 @@
+"""The TUI's Textual-free helpers, tested directly with plain inputs and outputs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from advisor.index import SearchIndex
+from advisor.session import Session, save_session
+from advisor.trees import bundled_tree_path, load_tree
+from advisor.tui.answer import Answer
+from advisor.tui.key_labels import binding_label, key_display
+from advisor.tui.question_history import QuestionHistory
+from advisor.tui.question_suggester import QuestionSuggester
+from advisor.tui.session_store import SESSION_FILE, SessionStore
+from advisor.tui.settings import Settings, load_settings, save_settings
+
+
+@pytest.fixture(scope="module")
+def suggester(kb_index: SearchIndex) -> QuestionSuggester:
+    return QuestionSuggester(kb_index)
+
+
+@pytest.mark.parametrize(
+    ("typed", "lang", "topic"),
+    [
+        ("what is time sl", "en", "time-slicing"),  # "time slicing" is one token once complete
+        ("what is mig", "en", "mig"),
+        ("share one gpu betw", "en", "faq-multiple-jobs-one-gpu"),
+        ("spot", "en", "spot-nodes"),
+        ("nvidia-smi", "en", "driver-cuda-compat"),
+        ("chia sẻ GPU cho nhi", "en", "gpu-sharing"),  # Vietnamese typing wins over the preference
+        ("do I need kub", "en", "when-k8s-worth-it"),
+    ],
+)
+def test_suggestions_put_the_intended_topic_first(suggester: QuestionSuggester, typed: str, lang: str, topic: str) -> None:
+    found = suggester.suggest(typed, lang)
+    assert found and found[0].topic == topic
+
+
+@pytest.mark.parametrize("typed", ["", "   ", "xyzzy plugh", "wh", "the and of"])
+def test_no_suggestions_for_noise_or_too_little(suggester: QuestionSuggester, typed: str) -> None:
+    assert suggester.suggest(typed, "en") == []
+
+
+def test_suggestions_are_one_per_topic_in_the_wanted_language(suggester: QuestionSuggester, kb_index: SearchIndex) -> None:
+    found = suggester.suggest("gpu shar", "vi", limit=5)
+    assert len({s.topic for s in found}) == len(found) == 5
+    assert all(kb_index.meta(s.entry).lang == "vi" for s in found)
+
+
+def test_a_huge_paste_is_matched_on_its_start_only(suggester: QuestionSuggester) -> None:
+    import time
+
+    started = time.perf_counter()
+    suggester.suggest("mig " + "x" * 100_000, "en")
+    assert time.perf_counter() - started < 0.05
+
+
+def test_history_walks_back_and_returns_the_draft() -> None:
+    history = QuestionHistory(limit=3)
+    assert history.previous("draft") is None
+    for question in ("a", "b", "b", "c", "d"):
+        history.add(question)
+    assert history.items == ["b", "c", "d"]  # no repeats in a row, oldest dropped
+    assert [history.previous("draft"), history.previous("x"), history.previous("x"), history.previous("x")] == ["d", "c", "b", None]
+    assert [history.next(), history.next(), history.next(), history.next()] == ["c", "d", "draft", None]
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ('{"lang": "vi", "theme": "nord"}', Settings("vi", "nord")),
+        ('{"lang": "fr"}', Settings("en", "")),
+        ('{"lang": ["vi"], "theme": 3}', Settings("en", "")),
+        ("[1, 2]", Settings("en", "")),
+        ("not json", Settings("en", "")),
+        (None, Settings("en", "")),
+    ],
+)
+def test_settings_fall_back_to_defaults(tmp_path: Path, content: str | None, expected: Settings) -> None:
+    path = tmp_path / "settings.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    assert load_settings(path) == expected
+
+
+def test_settings_round_trip_and_unwritable_folder(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "settings.json"
+    assert save_settings(path, Settings("vi", "gruvbox"))
+    assert load_settings(path) == Settings("vi", "gruvbox")
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf-8")
+    assert not save_settings(blocker / "settings.json", Settings())
+
+
+@pytest.mark.parametrize(
+    ("key", "shown"),
+    [("ctrl+q", "Ctrl+Q"), ("question_mark", "?"), ("escape,f1", "Esc / F1"), ("up", "↑"), ("e", "e"), ("ctrl+e", "Ctrl+E"), ("1-9", "1-9")],
+)
+def test_key_display(key: str, shown: str) -> None:
+    assert key_display(key) == shown
+
+
+def test_binding_labels_translate_ours_and_textuals() -> None:
+    assert binding_label("tui_key_quit", "vi") == "Thoát"
+    assert binding_label("palette", "vi") == "Bảng lệnh"
+    assert binding_label("Something Textual added", "vi") == "Something Textual added"
+
+
+def test_session_store_round_trip_and_corrupt_file(tmp_path: Path) -> None:
+    tree = load_tree(bundled_tree_path())
+    store = SessionStore(tmp_path, tree)
+    assert store.load().session is None
+    session = Session.start(tree).answer("inference").answer("yes")
+    assert store.save(session) is None
+    assert store.load().session == session
+    (tmp_path / SESSION_FILE).write_text(json.dumps({"schema": 1, "tree": "other", "answers": []}), encoding="utf-8")
+    loaded = store.load()
+    assert loaded.session is None and loaded.moved_to is not None and loaded.moved_to.exists()
+    assert "other" in (loaded.problem or "")
+    assert not (tmp_path / SESSION_FILE).exists()
+    save_session(session, tmp_path / SESSION_FILE)
+    store.clear()
+    assert not (tmp_path / SESSION_FILE).exists()
+
+
+def test_session_store_reports_an_unwritable_folder(tmp_path: Path) -> None:
+    tree = load_tree(bundled_tree_path())
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf-8")
+    assert SessionStore(blocker, tree).save(Session.start(tree).answer("batch")) is not None
+
+
+def test_answer_from_entry(kb_index: SearchIndex) -> None:
+    answer = Answer.from_entry(kb_index, kb_index.entry_index("mig", "vi"), 88.0, wanted_lang="vi")
+    assert (answer.topic, answer.lang, answer.source, answer.score, answer.wanted_lang) == ("mig", "vi", "vi/mig.md", 88.0, None)
+    assert answer.related and all(kb_index.entry_index(rid, "vi") is not None for rid, _ in answer.related)
+    assert "MIG" in answer.body
+
+
+def test_pure_modules_and_the_cli_parser_do_not_import_textual() -> None:
+    code = (
+        "import sys, advisor.tui, advisor.tui.settings, advisor.tui.question_suggester, advisor.tui.question_history,"
+        " advisor.tui.session_store, advisor.tui.answer, advisor.tui.key_labels, advisor.commands.tui;"
+        "from advisor.cli import build_parser; build_parser();"
+        "print('textual' in sys.modules)"
+    )
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=root)
+    assert result.stdout.strip() == "False", result.stderr
+
+
+def test_tui_command_is_registered() -> None:
+    from advisor.cli import build_parser
+
+    args = build_parser().parse_args(["tui", "--lang", "vi"])
+    assert args.lang == "vi" and callable(args.run)

@@ -22,13 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from advisor import yamlsafe
+from advisor.entryfile import LineError, read_text
 from advisor.models import LANGUAGES
 from advisor.problems import DataError, Problem
 
 SCHEMA = 1
 KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 VALUE_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-MAX_FILE_BYTES = 1_000_000
 # Paths are enumerated to prove every rule can fire and every path gets a deployment; a tree
 # with more paths than this is almost certainly a mistake, and checking it would take too long.
 MAX_PATHS = 200_000
@@ -347,15 +347,11 @@ class _Reader:
 
 def _read_file(path: Path, display: str) -> yamlsafe.YamlDoc:
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise DataError(Problem(display, 0, f"file is larger than {MAX_FILE_BYTES:,} bytes"))
-        raw = path.read_bytes()
-    except OSError as error:
-        raise DataError(Problem(display, 0, f"cannot read file: {error.strerror or error}")) from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise DataError(Problem(display, raw[: error.start].count(b"\n") + 1, "not valid UTF-8")) from None
+        text = read_text(path)
+    except LineError as error:
+        raise DataError(Problem(display, error.line, str(error))) from None
+    except ValueError as error:
+        raise DataError(Problem(display, 0, str(error))) from None
     try:
         doc = yamlsafe.load(text)
     except yamlsafe.YamlError as error:

@@ -67,10 +67,13 @@ def load(text: str, line_offset: int = 0) -> YamlDoc:
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = (mark.line + 1 if mark else 1) + line_offset
-        problem = error.problem or error.context or "invalid YAML"
+        problem = " ".join((error.problem or error.context or "unreadable").split())
         raise YamlError(line, f"invalid YAML: {problem}") from None
+    except yaml.reader.ReaderError as error:  # a character YAML refuses (NUL, other controls)
+        line = text.count("\n", 0, max(error.position, 0)) + 1 + line_offset
+        raise YamlError(line, f"invalid YAML: unacceptable character #x{error.character:04x}") from None
     except yaml.YAMLError as error:
-        raise YamlError(1 + line_offset, f"invalid YAML: {error}") from None
+        raise YamlError(1 + line_offset, "invalid YAML: " + " ".join(str(error).split())) from None
     except RecursionError:
         raise YamlError(1 + line_offset, "invalid YAML: nested too deeply") from None
     finally:

@@ -85,3 +85,82 @@ def test_index_of_an_empty_folder_answers_nothing(tmp_path: Path) -> None:
     from advisor.search import search
 
     assert not search(index, "mig").answered
+
+
+# ----------------------------------------------------------------------------- trees, answers, sessions
+
+TREE_FRAGMENTS = [
+    "id: t\n", "id: [\n", "version: 1\n", "questions:\n", "  - key: workload\n", "    options: []\n", "    options: 5\n",
+    "    default: nope\n", "flow:\n", "  - id: a\n", "    ask: workload\n", "    next: {x: missing}\n", "    next: a\n",
+    "rules:\n", "  - when: {workload: zzz}\n", "labels: {}\n", "!!python/object/apply:os.system ['true']\n", "\x00", "- - -\n",
+]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.sampled_from(TREE_FRAGMENTS), max_size=16), st.binary(max_size=30))
+def test_tree_validator_survives_generated_broken_trees(pieces: list[str], noise: bytes) -> None:
+    import tempfile
+
+    from advisor.trees import tree_problems
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "tree.yaml"
+        path.write_bytes("".join(pieces).encode() + noise)
+        problems = tree_problems(path, {"mig"})
+    assert problems, "a broken tree must report at least one problem"
+    assert all(PROBLEM_LINE.match(str(p)) and "\n" not in str(p) for p in problems)
+
+
+def test_python_tags_are_rejected_in_trees_and_answers_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from advisor.trees import tree_problems
+
+    marker = tmp_path / "pwned"
+    payload = f"!!python/object/apply:os.system ['touch {marker}']"
+    tree = tmp_path / "tree.yaml"
+    tree.write_text(f"id: {payload}\n", encoding="utf-8")
+    assert any("could not determine a constructor" in str(p) for p in tree_problems(tree, set()))
+    answers = tmp_path / "answers.yaml"
+    answers.write_text(f"workload: {payload}\n", encoding="utf-8")
+    assert main(["recommend", "--answers", str(answers)]) == 2
+    assert "constructor" in capsys.readouterr().err
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ('{"workload": 5}', "workload"),
+        ('{"no_such_key": "x"}', "no_such_key"),
+        ('{"workload": "gaming"}', "notebook"),
+        ('["workload", "batch"]', ""),
+        ("workload: [batch\n", ""),
+    ],
+)
+def test_bad_answers_files_exit_2_naming_what_is_allowed(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, expected: str) -> None:
+    answers = tmp_path / "answers.yaml"
+    answers.write_text(content, encoding="utf-8")
+    assert main(["recommend", "--answers", str(answers)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and expected in err and "Traceback" not in err
+
+
+def test_future_version_session_is_moved_aside_not_deleted(tmp_path: Path) -> None:
+    from advisor.trees import bundled_tree_path, load_tree
+    from advisor.tui.session_store import SESSION_FILE, SessionStore
+
+    saved = tmp_path / SESSION_FILE
+    saved.write_text(json.dumps({"schema": 99, "tree": "gpu-orchestration", "answers": []}), encoding="utf-8")
+    loaded = SessionStore(tmp_path, load_tree(bundled_tree_path())).load()
+    assert loaded.session is None and loaded.problem
+    assert loaded.moved_to is not None and loaded.moved_to.read_text(encoding="utf-8").startswith('{"schema": 99')
+    assert not saved.exists()
+
+
+def test_export_to_a_missing_folder_or_over_an_existing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "plan.md"
+    target.write_text("keep me", encoding="utf-8")
+    assert main(["recommend", "-a", "workload=notebook", "-o", str(target)]) == 2
+    assert target.read_text(encoding="utf-8") == "keep me"
+    assert main(["recommend", "-a", "workload=notebook", "-o", str(tmp_path / "missing" / "plan.md")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all(line.startswith("advisor: error:") for line in err)

@@ -114,6 +114,9 @@ def test_an_exported_summary_can_be_fed_back(tmp_path: Path, capsys: pytest.Capt
         ("workload: [inference\n", "answers.yaml:2: invalid YAML"),
         ("- workload\n", "answers.yaml:1: expected a mapping of answer keys to values"),
         ('{"answers": [1]}', "answers.yaml:1: each item of 'answers' needs a 'key' and a 'value'"),
+        ('{"workload": 5}', "answers.yaml:1: the answer for 'workload' must be text such as yes or no, not int"),
+        ('{"no_such_key": "x"}', "unknown answer key 'no_such_key'; allowed keys: workload, growth,"),
+        ('{"workload": "gaming"}', "workload=gaming is not allowed; allowed values: notebook, single-job,"),
     ],
 )
 def test_malformed_answers_files_exit_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str) -> None:

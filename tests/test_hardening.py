@@ -126,24 +126,6 @@ def test_python_tags_are_rejected_in_trees_and_answers_files(tmp_path: Path, cap
     assert not marker.exists()
 
 
-@pytest.mark.parametrize(
-    ("content", "expected"),
-    [
-        ('{"workload": 5}', "workload"),
-        ('{"no_such_key": "x"}', "no_such_key"),
-        ('{"workload": "gaming"}', "notebook"),
-        ('["workload", "batch"]', ""),
-        ("workload: [batch\n", ""),
-    ],
-)
-def test_bad_answers_files_exit_2_naming_what_is_allowed(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, expected: str) -> None:
-    answers = tmp_path / "answers.yaml"
-    answers.write_text(content, encoding="utf-8")
-    assert main(["recommend", "--answers", str(answers)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and expected in err and "Traceback" not in err
-
-
 def test_future_version_session_is_moved_aside_not_deleted(tmp_path: Path) -> None:
     from advisor.trees import bundled_tree_path, load_tree
     from advisor.tui.session_store import SESSION_FILE, SessionStore

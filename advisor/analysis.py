@@ -7,20 +7,24 @@ stop word in `lexicon.yaml` changes both sides at once.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cached_property
 
 from advisor.textnorm import fold
 
 _TOKEN = re.compile(r"[a-z0-9]+")
+_PLAIN_TOKENS = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 
 
-@dataclass(frozen=True)
 class Analyzer:
-    stopwords: frozenset[str]
-    synonyms: dict[str, tuple[str, ...]]
-    _pattern: re.Pattern[str] | None
-    _canonical: dict[str, str]
+    """Folds, tokenises and canonicalises text; build one with `Analyzer.build`.
+
+    A plain class, not a dataclass: see `advisor.problems.Problem`.
+    """
+
+    def __init__(self, stopwords: frozenset[str], synonyms: dict[str, tuple[str, ...]], canonical: dict[str, str]) -> None:
+        self.stopwords = stopwords
+        self.synonyms = synonyms
+        self._canonical = canonical
 
     @classmethod
     def build(cls, stopwords: frozenset[str] | set[str], synonyms: dict[str, tuple[str, ...]] | dict[str, list[str]]) -> "Analyzer":
@@ -30,22 +34,59 @@ class Analyzer:
                 phrase = " ".join(_TOKEN.findall(fold(variant)))
                 if phrase and phrase != target:
                     canonical.setdefault(phrase, target)
-        pattern = None
-        if canonical:
-            alternatives = sorted(canonical, key=len, reverse=True)
-            pattern = re.compile(r"\b(?:" + "|".join(re.escape(a) for a in alternatives) + r")\b")
-        return cls(frozenset(stopwords), {k: tuple(v) for k, v in synonyms.items()}, pattern, canonical)
+        return cls(frozenset(stopwords), {k: tuple(v) for k, v in synonyms.items()}, canonical)
 
     def words(self, text: str) -> list[str]:
         """All tokens after folding and synonym replacement (stop words kept)."""
-        return self.canonicalize(_TOKEN.findall(fold(text)))
+        tokens = _TOKEN.findall(fold(text))
+        if self._by_first_word.keys().isdisjoint(tokens):  # no synonym phrase can start here
+            return tokens
+        return self._replace(tokens)
 
     def canonicalize(self, words: list[str]) -> list[str]:
         """Replace synonym phrases in an already folded token list by their canonical token."""
         spaced = " ".join(words)
-        if self._pattern is not None:
-            spaced = self._pattern.sub(lambda m: self._canonical[m.group(0)], spaced)
-        return spaced.split()
+        if not self._canonical:
+            return spaced.split()
+        if _PLAIN_TOKENS.fullmatch(spaced):
+            return self._replace(spaced.split())
+        return self._pattern.sub(lambda m: self._canonical[m.group(0)], spaced).split()
+
+    def _replace(self, tokens: list[str]) -> list[str]:
+        """`canonicalize` for plain tokens ([a-z0-9]+), without the regular expression.
+
+        Same result as the regex: a phrase matches whole tokens only, the leftmost match wins,
+        then the phrase listed first in `_pattern` (longest first), and matches never overlap.
+        """
+        table = self._by_first_word
+        out: list[str] = []
+        position, count = 0, len(tokens)
+        while position < count:
+            for phrase, target in table.get(tokens[position], ()):
+                end = position + len(phrase)
+                if tokens[position:end] == phrase:
+                    out.extend(target.split())
+                    position = end
+                    break
+            else:
+                out.append(tokens[position])
+                position += 1
+        return out
+
+    @cached_property
+    def _pattern(self) -> re.Pattern[str]:
+        """Every synonym phrase as one alternation, longest first (only needed for odd tokens)."""
+        alternatives = sorted(self._canonical, key=len, reverse=True)
+        return re.compile(r"\b(?:" + "|".join(re.escape(a) for a in alternatives) + r")\b")
+
+    @cached_property
+    def _by_first_word(self) -> dict[str, list[tuple[list[str], str]]]:
+        """First word -> (phrase tokens, canonical token), in the order `_pattern` tries them."""
+        table: dict[str, list[tuple[list[str], str]]] = {}
+        for phrase in sorted(self._canonical, key=len, reverse=True):
+            tokens = phrase.split()
+            table.setdefault(tokens[0], []).append((tokens, self._canonical[phrase]))
+        return table
 
     @property
     def phrases(self) -> dict[str, str]:

@@ -18,14 +18,51 @@ COMMANDS: tuple[str, ...] = ("ask", "show", "list", "check", "recommend", "guide
 _MODULES = {"ask": "ask", "show": "ask", "list": "ask", "check": "check", "recommend": "decide", "guide": "decide", "tree": "decide", "providers": "providers", "tui": "tui"}
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter, sized without importing `shutil`.
+
+    argparse makes a formatter for every `add_argument` and asks `shutil.get_terminal_size()`
+    for its width; `shutil` imports bz2 and lzma, a millisecond of `advisor ask` (issue 5).
+    The width is worked out the same way: `COLUMNS`, else the terminal, else 80.
+    """
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None) -> None:
+        if width is None:
+            width = _columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def _columns() -> int:
+    import os
+
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that exits with status 2 and one line, the documented usage-error contract."""
+
+    def __init__(self, *args: object, formatter_class: type[argparse.HelpFormatter] = _Formatter, **kwargs: object) -> None:
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)  # type: ignore[arg-type]
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full parser, or with `only` a command's name, one with just that command's module.
+
+    Importing every command module to parse `advisor ask` would cost more than the answer
+    (issue 5); the full parser is still built for `advisor --help` and for unknown commands.
+    """
     parser = _Parser(
         prog="advisor",
         description="Answers questions about renting and orchestrating cloud GPUs, and recommends a set-up.",
@@ -34,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     seen: set[str] = set()
-    for command in COMMANDS:
+    for command in COMMANDS if only is None else (only,):
         module_name = _MODULES[command]
         if module_name in seen:
             continue
@@ -60,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
     if _looks_like_question(argv):  # `advisor "mig la gi"` is a question
         argv = ["ask", *argv]
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     if args.version:
         from advisor import __version__

@@ -6,13 +6,13 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from advisor.models import LANGUAGES
-
 _FOLDER = Path(__file__).resolve().parent / "locales"
 
 
 @lru_cache(maxsize=None)
 def labels(lang: str) -> dict[str, str]:
+    from advisor.models import LANGUAGES  # here, not above: models' dataclasses cost `ask` a millisecond
+
     with open(_FOLDER / f"{lang if lang in LANGUAGES else 'en'}.json", encoding="utf-8") as handle:
         return json.load(handle)
 

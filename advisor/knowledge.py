@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -40,11 +41,21 @@ class KnowledgeBase:
         return sorted({entry.id for entry in self.entries})
 
 
-def _markdown_outline(body: str) -> tuple[str, tuple[str, ...]]:
-    """First paragraph (the short answer) and the section headings of a markdown body."""
+@lru_cache(maxsize=1)
+def _block_parser() -> Any:
+    """One CommonMark parser for every entry (building one costs more than parsing an entry).
+
+    Only block structure is needed: a paragraph's or heading's `content` is its raw inline
+    source either way, so inline parsing is switched off (a third of the parse time).
+    """
     from markdown_it import MarkdownIt
 
-    tokens = MarkdownIt("commonmark").parse(body)
+    return MarkdownIt("commonmark").disable("inline")
+
+
+def _markdown_outline(body: str) -> tuple[str, tuple[str, ...]]:
+    """First paragraph (the short answer) and the section headings of a markdown body."""
+    tokens = _block_parser().parse(body)
     summary = ""
     headings: list[str] = []
     for index, token in enumerate(tokens):

@@ -1,13 +1,17 @@
 """Problems found in data files, reported as `path:line: message`."""
 
-from __future__ import annotations
+# No `from __future__ import annotations`: typing.NamedTuple would compile each string annotation
+# below at every start, ~0.1 ms a field, a tenth of the ask path's budget (issue 5).
+from typing import NamedTuple
 
-from dataclasses import dataclass
 
+# A NamedTuple rather than a dataclass: `advisor ask` imports this module, and `dataclasses`
+# (with the `inspect` and `ast` it pulls in) costs more start-up than the search (issue 5).
+class Problem(NamedTuple):
+    """One thing wrong with a data file; `line` is 1-based, 0 when no line applies.
 
-@dataclass(frozen=True, order=True)
-class Problem:
-    """One thing wrong with a data file; `line` is 1-based, 0 when no line applies."""
+    Immutable, compared and ordered field by field, as the frozen ordered dataclass it was.
+    """
 
     path: str
     line: int

@@ -8,10 +8,12 @@ questions and keywords) rewards phrasings close to one the authors wrote. Typos 
 token by token against the index vocabulary before scoring.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: typing.NamedTuple would compile each string annotation
+# below at every start, ~0.1 ms a field, a tenth of the ask path's budget (issue 5).
 import heapq
-from dataclasses import dataclass, field
+from bisect import bisect_left, insort
+from itertools import chain
+from typing import Any, NamedTuple
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
@@ -42,8 +44,7 @@ PREFILTER_TOPICS = 2000
 COMMON_TOKEN_SHARE = 0.05
 
 
-@dataclass(frozen=True)
-class Hit:
+class Hit(NamedTuple):  # NamedTuples, not dataclasses: see `advisor.problems.Problem`
     topic: str
     entry: int
     score: float
@@ -54,15 +55,14 @@ class Hit:
     field: str
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     query: str
     normalized: str
     lang: str | None
     answered: bool
     hits: tuple[Hit, ...]
     truncated: bool = False
-    corrections: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    corrections: tuple[tuple[str, str], ...] = ()
 
     @property
     def best(self) -> Hit | None:
@@ -197,32 +197,32 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
             token, idf, confidence = common.pop(0)
             for packed in index.posting(token):
                 scores[packed >> 4] = idf * confidence / FULL_WEIGHT * (packed & 15)
-        shortlist = set(heapq.nlargest(CANDIDATES * 4, scores, key=scores.__getitem__))
-        for token, idf, confidence in common:
-            gain = idf * confidence / FULL_WEIGHT
-            for packed in index.posting(token):
-                topic = packed >> 4
-                if topic in shortlist:
-                    scores[topic] += gain * (packed & 15)
+        _rescore_common(index, scores, common)
 
     candidates = heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
-    fuzzy_best = _fuzzy(index, normalized, candidates)
-    hits: list[Hit] = []
-    for topic in candidates:
-        lexical = min(scores[topic] / total, 1.0) if total else 0.0
-        fuzzy_score, phrase = fuzzy_best.get(topic, (0.0, -1))
-        score = combined_score(lexical, fuzzy_score, scores[topic])
-        entry = _entry_for(index, topic, answer_lang)
-        matched = index.phrase_text[phrase] if phrase >= 0 else ""
-        field_name = PHRASE_FIELDS[index.phrase_field[phrase]] if phrase >= 0 else "body"
-        hits.append(Hit(index.topics[topic], entry, round(score, 1), round(lexical, 3), round(fuzzy_score, 1), round(scores[topic], 2), matched, field_name))
-    hits.sort(key=lambda hit: (-hit.score, hit.topic))
-    hits = hits[: max(limit, SUGGESTIONS)]
+    hits = _best_hits(index, normalized, candidates, scores, total, answer_lang, max(limit, SUGGESTIONS))
     best = hits[0].score
     runner_up = hits[1].score if len(hits) > 1 else 0.0
     # A sure score skips the ambiguity margin, but never a tie: "gpu" alone names no one topic.
     answered = best >= ANSWER_THRESHOLD and (best - runner_up >= AMBIGUITY_MARGIN or (best >= SURE_SCORE and best > runner_up))
     return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections))
+
+
+def _rescore_common(index: SearchIndex, scores: dict[int, float], common: list[tuple[str, float, float]]) -> None:
+    """Add the common tokens' weight to the best-scored topics only (large folders).
+
+    Postings are sorted by topic, so each shortlisted topic is looked up by binary search rather
+    than by walking a list as long as the folder; each topic gains once per token, in token
+    order, exactly as the walk added it.
+    """
+    shortlist = heapq.nlargest(CANDIDATES * 4, scores, key=scores.__getitem__)
+    for token, idf, confidence in common:
+        gain = idf * confidence / FULL_WEIGHT
+        postings = index.posting(token)
+        for topic in shortlist:
+            at = bisect_left(postings, topic << 4)
+            if at < len(postings) and postings[at] >> 4 == topic:
+                scores[topic] += gain * (postings[at] & 15)
 
 
 def combined_score(lexical: float, fuzzy_score: float, evidence: float) -> float:
@@ -239,26 +239,85 @@ def combined_score(lexical: float, fuzzy_score: float, evidence: float) -> float
     return 100.0 * max(phrased, bulk)
 
 
-def _fuzzy(index: SearchIndex, normalized: str, topics: list[int]) -> dict[int, tuple[float, int]]:
-    """Best phrase similarity per topic: the mean of token-sort and token-set ratios."""
-    choices: list[int] = []
+def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], scores: dict[int, float], total: float, lang: str | None, keep: int) -> list[Hit]:
+    """The `keep` best candidates as hits, best first, with their fuzzy phrase scores.
+
+    Fuzzy scoring is most of a query's cost, so it is bounded before it is paid for. A topic's
+    fuzzy score is the best, over its phrases, of the mean of token-sort and token-set ratios.
+    Token-sort is a plain ratio over tokens sorted at index time: cheap, so it is computed for
+    every phrase. Token-set is at most 100, so (token-sort + 100) / 2 bounds each phrase, and
+    through `combined_score` each topic. Topics are scored best bound first, until no bound can
+    reach the `keep`-th best score; within a topic, the phrase with the best token-sort is
+    scored first and only phrases that could beat it after it. The hits are exactly those of
+    scoring every phrase of every candidate.
+    """
+    lexical = {topic: min(scores[topic] / total, 1.0) if total else 0.0 for topic in candidates}
     starts = index.topic_phrase_start
-    for topic in topics:
-        choices.extend(range(starts[topic], starts[topic + 1]))
-    if not choices or not normalized:
-        return {}
-    strings = [index.phrases[i] for i in choices]
-    sort_scores = process.extract(normalized, strings, scorer=fuzz.token_sort_ratio, limit=None)
-    set_scores = {position: score for _, score, position in process.extract(normalized, strings, scorer=fuzz.token_set_ratio, limit=None)}
-    best: dict[int, tuple[float, int]] = {}
-    entry_topic = {entry: topic for topic in topics for entry in index.topic_entries[topic].values()}
-    for _, sort_score, position in sort_scores:
-        phrase = choices[position]
-        topic = entry_topic[index.phrase_entry[phrase]]
-        score = (sort_score + set_scores[position]) / 2.0
-        if score > best.get(topic, (-1.0, -1))[0]:
-            best[topic] = (score, phrase)
-    return best
+    texts: dict[int, list[str]] = {}
+    for topic in candidates:
+        begin, end = starts[topic : topic + 2]
+        texts[topic] = index.sorted_phrases.span(begin, end) if normalized else []
+    sort_score = dict.fromkeys(chain.from_iterable(texts.values()), 0.0)
+    _batch(" ".join(sorted(normalized.split())), sort_score, fuzz.ratio)
+    ceiling: dict[int, float] = {}
+    for topic in candidates:
+        reachable = (max(map(sort_score.__getitem__, texts[topic])) + 100.0) / 2.0 if texts[topic] else 0.0
+        ceiling[topic] = round(combined_score(lexical[topic], reachable, scores[topic]), 1)
+
+    set_score: dict[str, float] = {}
+    hits: list[Hit] = []
+    top: list[float] = []  # the best `keep` scores so far, ascending
+    for topic in sorted(candidates, key=ceiling.__getitem__, reverse=True):
+        if len(top) >= keep and ceiling[topic] < top[0]:
+            break
+        fuzzy_score, phrase = _best_phrase(normalized, texts[topic], starts[topic], sort_score, set_score)
+        score = combined_score(lexical[topic], fuzzy_score, scores[topic])
+        entry = _entry_for(index, topic, lang)
+        matched = index.phrase_text[phrase] if phrase >= 0 else ""
+        field_name = PHRASE_FIELDS[index.phrase_field[phrase]] if phrase >= 0 else "body"
+        hit = Hit(index.topics[topic], entry, round(score, 1), round(lexical[topic], 3), round(fuzzy_score, 1), round(scores[topic], 2), matched, field_name)
+        hits.append(hit)
+        insort(top, hit.score)
+        del top[:-keep]
+    hits.sort(key=lambda hit: (-hit.score, hit.topic))
+    return hits[:keep]
+
+
+def _best_phrase(normalized: str, texts: list[str], first: int, sort_score: dict[str, float], set_score: dict[str, float]) -> tuple[float, int]:
+    """(fuzzy score, phrase number) of a topic's best phrase; (0.0, -1) when it has none.
+
+    The best has the highest mean of the two ratios, then the highest token-sort ratio, then
+    comes first. `set_score` caches token-set ratios across topics.
+    """
+    if not texts:
+        return 0.0, -1
+    leader = max(range(len(texts)), key=lambda i: sort_score[texts[i]])
+    lead = texts[leader]
+    if lead not in set_score:
+        set_score[lead] = fuzz.token_set_ratio(normalized, lead)
+    floor = (sort_score[lead] + set_score[lead]) / 2.0
+    pending = {text: 0.0 for text in texts if text not in set_score and (sort_score[text] + 100.0) / 2.0 >= floor}
+    if len(pending) > 8:
+        _batch(normalized, pending, fuzz.token_set_ratio)
+    else:
+        for text in pending:
+            pending[text] = fuzz.token_set_ratio(normalized, text)
+    set_score.update(pending)
+    best = (floor, sort_score[lead], -(first + leader))
+    for offset, text in enumerate(texts):
+        if (sort_score[text] + 100.0) / 2.0 >= floor:  # the others cannot beat the leader
+            candidate = ((sort_score[text] + set_score[text]) / 2.0, sort_score[text], -(first + offset))
+            if candidate > best:
+                best = candidate
+    return best[0], -best[2]
+
+
+def _batch(query: str, scores: dict[str, float], scorer: Any) -> None:
+    """Fill `scores` (choice -> 0.0) with `scorer(query, choice)`, in one rapidfuzz call."""
+    if scores:
+        strings = list(scores)
+        for _, score, position in process.extract(query, strings, scorer=scorer, limit=None):
+            scores[strings[position]] = score
 
 
 def _entry_for(index: SearchIndex, topic: int, lang: str | None) -> int:

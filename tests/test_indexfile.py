@@ -1,0 +1,114 @@
+"""The index file's packed tables (`advisor.indexfile`), read in memory and from disk alike."""
+
+from __future__ import annotations
+
+import marshal
+from array import array
+from pathlib import Path
+
+import pytest
+
+from advisor import indexfile
+from advisor.indexfile import Lookup, Postings, Records, Strings
+
+
+def _both(tmp_path: Path, header: dict, sections: dict[str, bytes], monkeypatch: pytest.MonkeyPatch) -> list[tuple[dict, dict]]:
+    """The same file opened in memory and through on-demand reads (as a large index is)."""
+    data = indexfile.pack(header, sections)
+    path = tmp_path / "index.bin"
+    path.write_bytes(data)
+    in_memory = indexfile.unpack(data)
+    monkeypatch.setattr(indexfile, "READ_WHOLE_BYTES", 0)
+    on_disk = indexfile.open_file(str(path))
+    assert isinstance(next(iter(on_disk[1].values())), indexfile.FileSection)
+    return [in_memory, on_disk]
+
+
+def test_header_and_sections_round_trip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    sections = {"a": b"hello", "b": b"", "c": bytes(range(256)) * 3}
+    for header, found in _both(tmp_path, {"key": "k", "numbers": [1, 2, 3]}, sections, monkeypatch):
+        assert header["key"] == "k" and header["numbers"] == [1, 2, 3]
+        assert {name: bytes(found[name][:]) for name in sections} == sections
+
+
+def test_the_file_starts_with_a_marshal_header() -> None:
+    header = marshal.loads(indexfile.pack({"key": "k"}, {"x": b"123"}))
+    assert header["key"] == "k" and header["format"] == indexfile.FORMAT
+
+
+@pytest.mark.parametrize("damage", ["truncate", "pad", "foreign", "byteorder"])
+def test_a_damaged_or_foreign_file_is_refused(tmp_path: Path, damage: str) -> None:
+    data = indexfile.pack({"key": "k"}, {"x": b"0123456789" * 10})
+    if damage == "truncate":
+        data = data[:-8]
+    elif damage == "pad":
+        data += b"\0" * 8
+    elif damage == "foreign":
+        data = marshal.dumps({"key": "k", "format": "something else"})
+    else:
+        header = marshal.loads(data)
+        data = marshal.dumps({**header, "byteorder": "big" if header["byteorder"] == "little" else "little"})
+    with pytest.raises(ValueError):
+        indexfile.unpack(data)
+    path = tmp_path / "index.bin"
+    path.write_bytes(data)
+    with pytest.raises(ValueError):
+        indexfile.open_file(str(path))
+
+
+@pytest.mark.parametrize("lines", [False, True])
+def test_strings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: bool) -> None:
+    items = ["", "mig", "Làm sao chia sẻ GPU?", "x" * 300, "🙂 emoji", ""]
+    blob, offsets = indexfile.pack_strings(items, lines=lines)
+    for _, found in _both(tmp_path, {}, {"blob": blob, "offsets": offsets}, monkeypatch):
+        strings = Strings(found["blob"], found["offsets"], lines=lines)
+        assert len(strings) == len(items)
+        assert list(strings) == items
+        assert [strings[i] for i in range(len(items))] == items
+        assert strings[-1] == items[-1] and strings[1:4] == items[1:4] and strings[::2] == items[::2]
+        assert strings.span(2, 5) == items[2:5] and strings.span(3, 3) == []
+        with pytest.raises(IndexError):
+            strings[len(items)]
+
+
+def test_strings_as_lines_refuse_a_newline() -> None:
+    with pytest.raises(ValueError):
+        indexfile.pack_strings(["one", "two\nlines"], lines=True)
+
+
+def test_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    records = [["mig", "en", "MIG", "", ["mps"], ["https://x"], "/kb/en/mig.md"], ["a", "vi", "Á", "tóm tắt", [], [], "p"]]
+    blob, offsets = indexfile.pack_records(records)
+    for _, found in _both(tmp_path, {}, {"blob": blob, "offsets": offsets}, monkeypatch):
+        table = Records(found["blob"], found["offsets"])
+        assert len(table) == 2 and table[:] == [tuple(record) for record in records]
+        assert table[0] == tuple(records[0]) and table[-1] == tuple(records[1]) and table[0] is table[0]
+
+
+def test_lookup_and_postings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    keys = [f"token{i}" for i in range(1500)] + ["time_slicing", "đa", ""]
+    lists = [array("i", range(i % 7)) for i in range(len(keys))]
+    blob, offsets, table = indexfile.pack_table(keys)
+    starts, values = indexfile.pack_postings(lists)
+    sections = {"blob": blob, "offsets": offsets, "table": table, "starts": starts, "values": values}
+    for _, found in _both(tmp_path, {}, sections, monkeypatch):
+        lookup = Lookup(found["blob"], found["offsets"], found["table"])
+        assert [lookup.find(key) for key in keys] == list(range(len(keys)))
+        assert lookup.find("token1500") == -1 and lookup.find("missing") == -1 and lookup.find("token") == -1
+        postings = Postings(lookup, found["starts"], found["values"])
+        assert len(postings) == len(keys) and list(postings) == keys
+        assert "token3" in postings and "nope" not in postings and 3 not in postings
+        assert list(postings["token9"]) == list(lists[9]) and postings.frequency("token9") == 2
+        assert postings.get("nope") is None and postings.frequency("nope") == 0
+        with pytest.raises(KeyError):
+            postings["nope"]
+
+
+def test_file_ints_behave_as_a_memoryview(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    values = list(range(-5, 100, 3))
+    for _, found in _both(tmp_path, {}, {"v": indexfile.ints(values, "q")}, monkeypatch):
+        view = found["v"].cast("q")
+        assert len(view) == len(values) and list(view) == values
+        assert view[0] == values[0] and view[-1] == values[-1] and list(view[3:7]) == values[3:7]
+        with pytest.raises(IndexError):
+            view[len(values)]

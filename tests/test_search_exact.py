@@ -1,0 +1,101 @@
+"""The shortcuts taken for speed (issue 5) never change an answer.
+
+Fuzzy scoring is bounded and pruned, and a large index is read from disk on demand; both must
+give exactly what scoring every phrase of every candidate, from memory, gives.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+from pathlib import Path
+
+import pytest
+from rapidfuzz import fuzz, process
+
+import advisor.search as engine
+from advisor import indexfile
+from advisor.index import FULL_WEIGHT, PHRASE_FIELDS, SearchIndex, load_index
+from advisor.paths import bundled_knowledge_dir
+
+EVAL = Path(__file__).resolve().parent / "eval"
+
+
+def _questions() -> list[str]:
+    questions = []
+    for path in sorted(EVAL.glob("*.jsonl")):
+        questions += [json.loads(line)["q"] for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return questions + ["gpu", "mig", "kubernets timeslicing", "how to stop paying for idle gpu nodes at night"]
+
+
+def _exhaustive_hits(index: SearchIndex, normalized: str, candidates: list[int], scores: dict[int, float], total: float, lang: str | None, keep: int) -> list[engine.Hit]:
+    """Every phrase of every candidate scored, as before the bounds: the reference."""
+    best: dict[int, tuple[float, int]] = {}
+    choices: list[tuple[int, int]] = []
+    starts = index.topic_phrase_start
+    for topic in candidates:
+        choices += [(topic, phrase) for phrase in range(starts[topic], starts[topic + 1])]
+    if choices and normalized:
+        strings = [index.phrases[phrase] for _, phrase in choices]
+        sort_scores = process.extract(normalized, strings, scorer=fuzz.token_sort_ratio, limit=None)
+        set_scores = {position: score for _, score, position in process.extract(normalized, strings, scorer=fuzz.token_set_ratio, limit=None)}
+        for _, sort_score, position in sort_scores:  # best score first, then first written
+            topic, phrase = choices[position]
+            score = (sort_score + set_scores[position]) / 2.0
+            if score > best.get(topic, (-1.0, -1))[0]:
+                best[topic] = (score, phrase)
+    hits = []
+    for topic in candidates:
+        lexical = min(scores[topic] / total, 1.0) if total else 0.0
+        fuzzy_score, phrase = best.get(topic, (0.0, -1))
+        score = engine.combined_score(lexical, fuzzy_score, scores[topic])
+        matched = index.phrase_text[phrase] if phrase >= 0 else ""
+        field_name = PHRASE_FIELDS[index.phrase_field[phrase]] if phrase >= 0 else "body"
+        entry = engine._entry_for(index, topic, lang)
+        hits.append(engine.Hit(index.topics[topic], entry, round(score, 1), round(lexical, 3), round(fuzzy_score, 1), round(scores[topic], 2), matched, field_name))
+    hits.sort(key=lambda hit: (-hit.score, hit.topic))
+    return hits[:keep]
+
+
+@pytest.fixture(scope="module")
+def bundled() -> SearchIndex:
+    return load_index(bundled_knowledge_dir(), use_cache=False)
+
+
+@pytest.mark.parametrize("limit", [1, 5, 12])
+def test_bounded_fuzzy_scoring_gives_the_exhaustive_hits(bundled: SearchIndex, limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    questions = _questions()
+    fast = [engine.search(bundled, question, limit=limit) for question in questions]
+    monkeypatch.setattr(engine, "_best_hits", _exhaustive_hits)
+    slow = [engine.search(bundled, question, limit=limit) for question in questions]
+    assert fast == slow
+
+
+def _walk_common(index: SearchIndex, scores: dict[int, float], common: list[tuple[str, float, float]]) -> None:
+    """The common tokens' postings walked in full, as before the binary search: the reference."""
+    shortlist = set(heapq.nlargest(engine.CANDIDATES * 4, scores, key=scores.__getitem__))
+    for token, idf, confidence in common:
+        gain = idf * confidence / FULL_WEIGHT
+        for packed in index.posting(token):
+            if packed >> 4 in shortlist:
+                scores[packed >> 4] += gain * (packed & 15)
+
+
+def test_common_token_lookup_gives_the_walk_it_replaces(bundled: SearchIndex, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above PREFILTER_TOPICS topics, common tokens only rescore a shortlist (forced on here)."""
+    questions = _questions()
+    monkeypatch.setattr(engine, "PREFILTER_TOPICS", 0)
+    monkeypatch.setattr(engine, "COMMON_TOKEN_SHARE", 0.2)
+    fast = [engine.search(bundled, question) for question in questions]
+    monkeypatch.setattr(engine, "_rescore_common", _walk_common)
+    assert [engine.search(bundled, question) for question in questions] == fast
+
+
+def test_an_index_read_from_disk_answers_as_one_in_memory(bundled: SearchIndex, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(indexfile, "READ_WHOLE_BYTES", 0)  # as for a large folder
+    on_disk = load_index(bundled_knowledge_dir())
+    assert isinstance(on_disk.postings.lookup.names._blob, indexfile.FileSection)
+    for question in _questions()[:150]:
+        assert engine.search(on_disk, question) == engine.search(bundled, question)
+    assert [on_disk.meta(i) for i in range(len(on_disk.entries))] == [bundled.meta(i) for i in range(len(bundled.entries))]
+    assert on_disk.entry_index("mig", "vi") == bundled.entry_index("mig", "vi")

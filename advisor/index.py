@@ -14,7 +14,7 @@ import bisect
 import math
 import os
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import groupby
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -26,7 +26,7 @@ from advisor.problems import Problem
 # Whatever reading a damaged, truncated or foreign cache file can raise: it is then rebuilt.
 _UNREADABLE = (OSError, EOFError, ValueError, TypeError, KeyError, IndexError, MemoryError)
 # Bump when the index layout or the analysis changes: old caches are then rebuilt.
-INDEX_VERSION = 11
+INDEX_VERSION = 12
 # Field weights in twelfths, packed beside the topic number in one int32 posting. A token the
 # authors repeat across a topic's phrasings earns up to TF_BONUS more: it is what the topic is about.
 FIELD_WEIGHTS = {"title": 10, "question": 8, "keyword": 8, "heading": 5, "summary": 4, "body": 2}
@@ -239,6 +239,7 @@ def build_index(kb: Any, root: Path | None = None) -> dict[str, Any]:
         topic_phrase_start[topic] = max(topic_phrase_start[topic], topic_phrase_start[topic - 1])
 
     features = list(feature_number)
+    triggers = _catalogue_triggers(catalogue, analyzer, lambda word: len(posting_lists[feature_number[word]]) if word in feature_number else 0)
     del feature_number
     vocabulary_text, vocabulary = _vocabulary(features, posting_lists, analyzer)
     sections: dict[str, bytes] = {"topics": "\n".join(topics).encode("utf-8")}
@@ -268,8 +269,17 @@ def build_index(kb: Any, root: Path | None = None) -> dict[str, Any]:
         "markers": {k: sorted(v) for k, v in (lexicon.markers or {}).items()},
         "problems": [[p.path, p.line, p.message, p.warning] for p in (*kb.problems, *(catalogue.problems if catalogue else ()))],
         "providers": catalogue_to_data(catalogue) if catalogue and catalogue.providers else None,
+        "catalogue_triggers": triggers,
         "sections": sections,
     }
+
+
+def _catalogue_triggers(catalogue: Any, analyzer: Analyzer, frequency: Callable[[str], int]) -> list[str]:
+    if catalogue is None or not catalogue.providers:
+        return []
+    from advisor.provider_answers import trigger_tokens
+
+    return trigger_tokens(catalogue, analyzer, frequency)
 
 
 def _vocabulary(features: list[str], posting_lists: list[array], analyzer: Analyzer) -> tuple[bytes, dict[int, tuple[int, int]]]:
@@ -320,7 +330,8 @@ def source_fingerprint(root: Path) -> str:
 
 
 def _hasher(data: bytes) -> Any:
-    """A blake2b hash object. `_blake2` is CPython's own; `import hashlib` would first start
+    """A blake2b hash object. `_blake2` is CPython's own; `from collections.abc import Callable
+import hashlib` would first start
     OpenSSL, which costs `advisor ask` about 2 ms for nothing."""
     try:
         from _blake2 import blake2b

@@ -19,6 +19,7 @@ from `lexicon.yaml` (nhà cung cấp -> provider, roce -> rdma) apply and YAML i
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -222,6 +223,23 @@ def _asks_which(words: list[str], raw: list[str]) -> bool:
 def _has_phrase(words: list[str], phrase: tuple[str, ...]) -> bool:
     size = len(phrase)
     return any(tuple(words[i : i + size]) == phrase for i in range(len(words) - size + 1))
+
+
+def trigger_tokens(catalogue: Catalogue, analyzer: Any, frequency: Callable[[str], int]) -> list[str]:
+    """Words without which no question is a catalogue question.
+
+    A question fires only on a whole alias or on a provider noun, so it must hold, for some alias,
+    that alias's rarest word (by `frequency` in the knowledge), or a provider noun. The index
+    stores these words so that `advisor ask` can skip importing this module (and the catalogue's
+    dataclasses) for the great majority of questions, which name no provider.
+    """
+    found: set[str] = set(_PROVIDER_NOUNS | _PLURAL_NOUNS)
+    for provider in catalogue.providers:
+        for alias in (provider.id.replace("_", " "), *provider.aliases):
+            words = analyzer.content(alias)
+            if words:
+                found.add(min(words, key=lambda word: (frequency(word), word)))
+    return sorted(found)
 
 
 def answer_provider_question(index: SearchIndex, query: str, lang: str | None = None) -> ProviderAnswer | None:

@@ -12,7 +12,7 @@ PROBE = """
 import json, sys
 from advisor.cli import main
 code = main(sys.argv[1:])
-heavy = sorted(m for m in ("textual", "yaml", "markdown_it", "rich", "numpy") if m in sys.modules)
+heavy = sorted(m for m in ("textual", "yaml", "markdown_it", "rich", "numpy", "advisor.provider_answers") if m in sys.modules)
 print("\\nMODULES=" + json.dumps(heavy), file=sys.stderr)
 """
 

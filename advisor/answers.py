@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 from advisor.index import EntryMeta, SearchIndex
 from advisor.search import Hit, Outcome
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (1.5 ms of `advisor ask`)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 def entry_body(meta: EntryMeta) -> str:
     """The Markdown body of an entry, read straight from its file (no YAML needed)."""
-    from pathlib import Path
-
     from advisor.entryfile import body_of, read_text
 
     try:
-        return body_of(read_text(Path(meta.path)))
+        return body_of(read_text(meta.path))
     except ValueError:  # changed or removed since the index was built
         return meta.summary
 

@@ -6,7 +6,7 @@ imports YAML or markdown-it.
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -19,12 +19,13 @@ class LineError(ValueError):
         self.line = line
 
 
-def read_text(path: Path) -> str:
+def read_text(path: str | os.PathLike[str]) -> str:
     """Read a UTF-8 text file, raising `ValueError` with a precise reason otherwise."""
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
+        if os.stat(path).st_size > MAX_FILE_BYTES:
             raise ValueError(f"file is larger than {MAX_FILE_BYTES:,} bytes")
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read()
     except OSError as error:
         raise ValueError(f"cannot read file: {error.strerror or error}") from None
     if b"\x00" in raw:

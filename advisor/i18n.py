@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 from functools import lru_cache
-from pathlib import Path
 
-_FOLDER = Path(__file__).resolve().parent / "locales"
+_FOLDER = os.path.join(os.path.dirname(os.path.realpath(__file__)), "locales")
 
 
 @lru_cache(maxsize=None)
 def labels(lang: str) -> dict[str, str]:
     from advisor.models import LANGUAGES  # here, not above: models' dataclasses cost `ask` a millisecond
 
-    with open(_FOLDER / f"{lang if lang in LANGUAGES else 'en'}.json", encoding="utf-8") as handle:
+    with open(os.path.join(_FOLDER, f"{lang if lang in LANGUAGES else 'en'}.json"), encoding="utf-8") as handle:
         return json.load(handle)
 
 
@@ -25,8 +25,6 @@ def t(key: str, lang: str, **values: object) -> str:
 
 def default_language() -> str:
     """The interface language from the environment (`LANGUAGE`, `LC_ALL`, `LANG`), else English."""
-    import os
-
     for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(variable, "")
         if value:

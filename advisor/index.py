@@ -8,20 +8,27 @@ Phrases, entries and postings stay packed and are decoded one by one as a query 
 what opening a 20-entry one does, in time and in memory (issue 5).
 """
 
-# No `from __future__ import annotations`: typing.NamedTuple would compile each string annotation
-# below at every start, ~0.1 ms a field, a tenth of the ask path's budget (issue 5).
+from __future__ import annotations
+
 import bisect
 import math
 import os
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections import namedtuple
+from collections.abc import Sequence
 from itertools import groupby
-from pathlib import Path
-from typing import Any, NamedTuple
 
 from advisor import indexfile
 from advisor.analysis import Analyzer, bigrams
 from advisor.problems import Problem
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (1.5 ms of `advisor ask`)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import Any, Union
+
+    # A folder as a string or a path object: `advisor ask` uses strings, not to pay for pathlib.
+    StrPath = Union[str, os.PathLike[str]]
 
 # Whatever reading a damaged, truncated or foreign cache file can raise: it is then rebuilt.
 _UNREADABLE = (OSError, EOFError, ValueError, TypeError, KeyError, IndexError, MemoryError)
@@ -35,14 +42,12 @@ TF_BONUS = 2
 PHRASE_FIELDS = ("title", "question", "keyword")
 
 
-class EntryMeta(NamedTuple):  # not a dataclass: see `advisor.problems.Problem`
-    id: str
-    lang: str
-    title: str
-    summary: str
-    related: tuple[str, ...]
-    sources: tuple[str, ...]
-    path: str
+class EntryMeta(namedtuple("EntryMeta", ("id", "lang", "title", "summary", "related", "sources", "path"))):
+    """What a front end shows of an entry without reading its file: `id`, `lang`, `title`,
+    `summary` (str), `related` and `sources` (tuples of str) and the file's `path` (str).
+    A namedtuple, not a dataclass: see `advisor.problems.Problem`."""
+
+    __slots__ = ()
 
 
 class SearchIndex:
@@ -82,9 +87,9 @@ class SearchIndex:
         return cls(*indexfile.unpack(data))
 
     @classmethod
-    def from_file(cls, path: Path, key: str) -> "SearchIndex":
+    def from_file(cls, path: str, key: str) -> "SearchIndex":
         """The index cached at `path`; `ValueError` (or `OSError`) unless it is whole and built for `key`."""
-        header, sections = indexfile.open_file(str(path))
+        header, sections = indexfile.open_file(path)
         if header.get("version") != INDEX_VERSION or header.get("key") != key:
             raise ValueError("stale index")
         return cls(header, sections)
@@ -164,7 +169,7 @@ class _TopicEntries(Sequence[dict[str, int]]):
         return {langs[code]: entry for entry, code in enumerate(self._entry_lang[begin:end], start=begin)}
 
 
-def build_index(kb: Any, root: Path | None = None) -> dict[str, Any]:
+def build_index(kb: Any, root: StrPath | None = None) -> dict[str, Any]:
     """Plain-data index of a loaded `KnowledgeBase` (plus `root`'s provider catalogue, if any).
 
     The catalogue rides along as plain data so that `advisor ask` can answer provider questions
@@ -307,13 +312,13 @@ def _vocabulary(features: list[str], posting_lists: list[array], analyzer: Analy
     return b"".join(parts), ranges
 
 
-def source_fingerprint(root: Path) -> str:
+def source_fingerprint(root: StrPath) -> str:
     """Hash of every knowledge file's name, size and mtime (content changes move mtime).
 
     One `stat` per file, kept as a short line and hashed a folder at a time: about 25 ms and a
     few megabytes for 10,000 files (a sorted list of `DirEntry` objects cost five times as much).
     """
-    digest = _hasher(f"{INDEX_VERSION}\0{root.resolve()}".encode("utf-8", "surrogateescape"))
+    digest = _hasher(f"{INDEX_VERSION}\0{os.path.realpath(root)}".encode("utf-8", "surrogateescape"))
     try:
         top = sorted((item for item in os.scandir(root) if not item.name.startswith(".")), key=lambda item: item.name)
     except OSError:
@@ -330,8 +335,7 @@ def source_fingerprint(root: Path) -> str:
 
 
 def _hasher(data: bytes) -> Any:
-    """A blake2b hash object. `_blake2` is CPython's own; `from collections.abc import Callable
-import hashlib` would first start
+    """A blake2b hash object. `_blake2` is CPython's own; `import hashlib` would first start
     OpenSSL, which costs `advisor ask` about 2 ms for nothing."""
     try:
         from _blake2 import blake2b
@@ -355,14 +359,14 @@ def _stamp(item: os.DirEntry[str]) -> str:
     return f"{stat.st_size}\0{stat.st_mtime_ns}"
 
 
-def _cache_file(root: Path) -> Path:
-    from advisor.paths import cache_dir
+def _cache_file(root: StrPath) -> str:
+    from advisor.paths import cache_root
 
-    name = _hasher(str(root.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return cache_dir() / f"index-{name}.marshal"
+    name = _hasher(os.path.realpath(root).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return os.path.join(cache_root(), f"index-{name}.marshal")
 
 
-def load_index(root: Path, *, use_cache: bool = True) -> SearchIndex:
+def load_index(root: StrPath, *, use_cache: bool = True) -> SearchIndex:
     """The index for `root`, from the cache when it is current, rebuilt (and saved) otherwise.
 
     A stale, truncated or foreign cache file is never trusted: anything that does not load
@@ -377,7 +381,9 @@ def load_index(root: Path, *, use_cache: bool = True) -> SearchIndex:
             pass
     from advisor.knowledge import load_knowledge
 
-    data = build_index(load_knowledge(root), root)
+    from pathlib import Path
+
+    data = build_index(load_knowledge(Path(root)), Path(root))
     data["key"] = key
     sections = data.pop("sections")
     if use_cache and _save(path, indexfile.pack_parts(data, sections)):
@@ -388,14 +394,14 @@ def load_index(root: Path, *, use_cache: bool = True) -> SearchIndex:
     return SearchIndex.from_bytes(indexfile.pack(data, sections))
 
 
-def _save(path: Path, parts: Iterable[bytes]) -> bool:
+def _save(path: str, parts: Iterable[bytes]) -> bool:
     """Write atomically; a cache that cannot be written is not an error, only slower next time.
 
     Readers may have the old file open: it is replaced, never rewritten in place.
     """
+    temporary = f"{path}.{os.getpid()}.tmp"
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(temporary, "wb") as handle:
             for part in parts:
                 handle.write(part)
@@ -403,7 +409,7 @@ def _save(path: Path, parts: Iterable[bytes]) -> bool:
         return True
     except (OSError, ValueError):
         try:
-            temporary.unlink(missing_ok=True)  # type: ignore[possibly-undefined]
-        except (OSError, UnboundLocalError):
+            os.unlink(temporary)
+        except OSError:
             pass
         return False

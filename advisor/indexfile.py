@@ -26,7 +26,10 @@ import zlib
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate
-from typing import IO, Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (1.5 ms of `advisor ask`)
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 FORMAT = "advisor-index"
 # Files up to this size are read whole: one read beats many small ones, and the memory is small.
@@ -307,7 +310,7 @@ class Strings(Sequence[str]):
         return [str(text[a - base : b - base], "utf-8", "surrogatepass") for a, b in zip(offsets, offsets[1:])]
 
 
-class Records(Sequence[Any]):
+class Records(Sequence):  # of records (lists)
     """Read-only list of small marshal-ed records (one per entry), decoded on access.
 
     Records come back as tuples, and recently used ones are kept decoded: search-as-you-type
@@ -414,7 +417,7 @@ class Lookup:
         return found
 
 
-class Postings(Mapping[str, Any]):
+class Postings(Mapping):  # str -> postings
     """Feature -> its posting list (int32 values), read from the index file as needed.
 
     Behaves as the read-only dict it replaces: `token in postings`, `postings.get(token)`,

@@ -1,22 +1,22 @@
 """Problems found in data files, reported as `path:line: message`."""
 
-# No `from __future__ import annotations`: typing.NamedTuple would compile each string annotation
-# below at every start, ~0.1 ms a field, a tenth of the ask path's budget (issue 5).
-from typing import NamedTuple
+from __future__ import annotations
+
+from collections import namedtuple
 
 
-# A NamedTuple rather than a dataclass: `advisor ask` imports this module, and `dataclasses`
-# (with the `inspect` and `ast` it pulls in) costs more start-up than the search (issue 5).
-class Problem(NamedTuple):
-    """One thing wrong with a data file; `line` is 1-based, 0 when no line applies.
+# A `collections.namedtuple` rather than a dataclass or `typing.NamedTuple`: `advisor ask` imports
+# this module, and `dataclasses` (with the `inspect` and `ast` it pulls in) or `typing` cost more
+# start-up than the search itself (issue 5). The record stays immutable, compared and ordered
+# field by field.
+class Problem(namedtuple("Problem", ("path", "line", "message", "warning"), defaults=(False,))):
+    """One thing wrong with a data file.
 
-    Immutable, compared and ordered field by field, as the frozen ordered dataclass it was.
+    Fields: `path` (str), `line` (int, 1-based; 0 when no line applies), `message` (str),
+    `warning` (bool: reported, but not an error).
     """
 
-    path: str
-    line: int
-    message: str
-    warning: bool = False
+    __slots__ = ()
 
     def __str__(self) -> str:
         prefix = "warning: " if self.warning else ""

@@ -8,12 +8,12 @@ questions and keywords) rewards phrasings close to one the authors wrote. Typos 
 token by token against the index vocabulary before scoring.
 """
 
-# No `from __future__ import annotations`: typing.NamedTuple would compile each string annotation
-# below at every start, ~0.1 ms a field, a tenth of the ask path's budget (issue 5).
+from __future__ import annotations
+
 import heapq
 from bisect import bisect_left, insort
+from collections import namedtuple
 from itertools import chain
-from typing import Any, NamedTuple
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
@@ -21,8 +21,12 @@ from rapidfuzz.distance import OSA
 from advisor.index import FULL_WEIGHT, PHRASE_FIELDS, SearchIndex
 from advisor.textnorm import has_vietnamese_letters
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (1.5 ms of `advisor ask`)
+if TYPE_CHECKING:
+    from typing import Any
+
 MAX_QUERY_CHARS = 2000
-# Tuned on tests/eval/dev.jsonl with `python -m tests.eval.report --slices`; see README.
+# Tuned on tests/eval/dev.jsonl with `python -m tests.eval.report --misses`; see README.
 ANSWER_THRESHOLD = 50.0
 AMBIGUITY_MARGIN = 2.0
 SURE_SCORE = 65.0
@@ -44,25 +48,21 @@ PREFILTER_TOPICS = 2000
 COMMON_TOKEN_SHARE = 0.05
 
 
-class Hit(NamedTuple):  # NamedTuples, not dataclasses: see `advisor.problems.Problem`
-    topic: str
-    entry: int
-    score: float
-    lexical: float
-    fuzzy: float
-    evidence: float
-    matched: str
-    field: str
+# namedtuples, not dataclasses or typing.NamedTuple: see `advisor.problems.Problem`.
+class Hit(namedtuple("Hit", ("topic", "entry", "score", "lexical", "fuzzy", "evidence", "matched", "field"))):
+    """One ranked topic: `topic` id, `entry` index (in the answer language), `score` 0-100 and
+    its parts (`lexical` coverage 0-1, `fuzzy` phrase similarity 0-100, `evidence` rare-term mass),
+    the best `matched` phrasing and its `field` (title, question, keyword or body)."""
+
+    __slots__ = ()
 
 
-class Outcome(NamedTuple):
-    query: str
-    normalized: str
-    lang: str | None
-    answered: bool
-    hits: tuple[Hit, ...]
-    truncated: bool = False
-    corrections: tuple[tuple[str, str], ...] = ()
+class Outcome(namedtuple("Outcome", ("query", "normalized", "lang", "answered", "hits", "truncated", "corrections"), defaults=(False, ()))):
+    """The result of `search()`: the `query` and its `normalized` tokens, the answer `lang`
+    (None when undetected), whether it is `answered`, the ranked `hits`, whether the query was
+    `truncated`, and the typo `corrections` made (typed, repaired) pairs."""
+
+    __slots__ = ()
 
     @property
     def best(self) -> Hit | None:

@@ -112,7 +112,7 @@ _BUNDLED = load_index(bundled_knowledge_dir(), use_cache=False)
 def test_cache_is_used_then_rebuilt_when_a_file_changes(tiny_kb: Path) -> None:
     first = load_index(tiny_kb)
     assert search(first, "pizza oven temperature").best.topic == "pizza-oven"
-    cache = _cache_file(tiny_kb)
+    cache = Path(_cache_file(tiny_kb))
     assert cache.exists()
     write_entry(tiny_kb, "en", "pizza-oven", title="Grill", questions=["charcoal grill", "grill grates", "grill heat", "grill cleaning"], keywords=["grill"])
     later = time.time() + 5
@@ -124,7 +124,7 @@ def test_cache_is_used_then_rebuilt_when_a_file_changes(tiny_kb: Path) -> None:
 @pytest.mark.parametrize("garbage", [b"", b"not marshal at all", b"\xff" * 100])
 def test_corrupt_cache_is_rebuilt_not_trusted(tiny_kb: Path, garbage: bytes) -> None:
     load_index(tiny_kb)
-    _cache_file(tiny_kb).write_bytes(garbage)
+    Path(_cache_file(tiny_kb)).write_bytes(garbage)
     index = load_index(tiny_kb)
     assert search(index, "sourdough hydration").best.topic == "bread-dough"
 
@@ -133,10 +133,10 @@ def test_cache_for_another_folder_is_not_used(tiny_kb: Path, tmp_path: Path) -> 
     import marshal
 
     load_index(tiny_kb)
-    data = marshal.loads(_cache_file(tiny_kb).read_bytes())
+    data = marshal.loads(Path(_cache_file(tiny_kb)).read_bytes())
     data["topics"] = ["wrong"]
     data["key"] = "stale"
-    _cache_file(tiny_kb).write_bytes(marshal.dumps(data))
+    Path(_cache_file(tiny_kb)).write_bytes(marshal.dumps(data))
     assert load_index(tiny_kb).topics == ["bread-dough", "pizza-oven"]
 
 

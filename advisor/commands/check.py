@@ -42,7 +42,7 @@ def collect_problems(kb: Path, trees: Path, max_age_days: int) -> list:  # type:
 def run_check(args: argparse.Namespace) -> int:
     from advisor.paths import bundled_trees_dir
 
-    kb = kb_root(args)
+    kb = Path(kb_root(args))
     trees = Path(args.trees) if args.trees else bundled_trees_dir()
     problems = collect_problems(kb, trees, args.max_age)
     report_problems(problems, sys.stdout)

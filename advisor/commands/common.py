@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from advisor.problems import UsageError
 
@@ -17,11 +16,14 @@ def add_lang_option(parser: argparse.ArgumentParser, help_text: str = "answer la
     parser.add_argument("--lang", choices=("vi", "en"), help=help_text)
 
 
-def kb_root(args: argparse.Namespace) -> Path:
-    from advisor.paths import knowledge_dir
+def kb_root(args: argparse.Namespace) -> str:
+    """The knowledge folder the command should read, as a string (`advisor ask` avoids pathlib)."""
+    import os
 
-    root = knowledge_dir(getattr(args, "kb", None))
-    if not root.is_dir():
+    from advisor.paths import knowledge_root
+
+    root = knowledge_root(getattr(args, "kb", None))
+    if not os.path.isdir(root):
         raise UsageError(f"knowledge folder not found: {root}")
     return root
 

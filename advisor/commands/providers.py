@@ -56,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
 
     lang = args.lang or default_language()
     needs = _needs(args.need, lang)
-    root = kb_root(args)
+    from pathlib import Path
+
+    root = Path(kb_root(args))
     catalogue = load_catalogue(root)
     report_problems(list(catalogue.problems))
     found = match(catalogue, needs, include_failing=True)

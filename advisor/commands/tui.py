@@ -24,7 +24,9 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    root = kb_root(args)
+    from pathlib import Path
+
+    root = Path(kb_root(args))
     from advisor.tui.app import AdvisorApp
 
     AdvisorApp(kb=root, lang=args.lang).run()

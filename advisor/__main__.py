@@ -1,5 +1,5 @@
 """`python -m advisor` runs the same entry point as the `advisor` script."""
 
-from advisor.cli import main
+from advisor.cli import run
 
-raise SystemExit(main())
+run()

@@ -72,7 +72,7 @@ async def main():
         print(f"{imported - started} {painted - imported}", flush=True)
 asyncio.run(main())
 """
-ASK_WRAPPER = "import sys; from advisor.cli import main; sys.exit(main())"
+ASK_WRAPPER = "from advisor.cli import run; run()"  # what the `advisor` console script runs
 
 
 @dataclass

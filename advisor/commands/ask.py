@@ -39,6 +39,15 @@ def add_parser(sub: Any) -> None:
     listing.set_defaults(run=run_list)
 
 
+def _dumps(data: Any) -> str:
+    """JSON indented for a person at a terminal, compact for a program reading a pipe.
+
+    Indenting makes the json module fall back from its C encoder to Python code, which a script
+    calling `advisor ask --json` in a loop would pay on every answer.
+    """
+    return json.dumps(data, ensure_ascii=False, indent=2 if sys.stdout.isatty() else None)
+
+
 def _index(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from advisor.index import load_index
 
@@ -68,7 +77,7 @@ def run_ask(args: argparse.Namespace) -> int:
         print(t("query_truncated", outcome.lang or "en", limit=MAX_QUERY_CHARS), file=sys.stderr)
     catalogue = _catalogue_answer(index, question, args)
     if args.json:
-        print(json.dumps(_json_record(index, outcome, catalogue, top, args.explain), ensure_ascii=False, indent=2))
+        print(_dumps(_json_record(index, outcome, catalogue, top, args.explain)))
     elif catalogue is not None:
         _print_catalogue_answer(index, outcome, catalogue, args.explain)
     else:
@@ -234,7 +243,7 @@ def run_show(args: argparse.Namespace) -> int:
         hit = Hit(meta.id, found, 100.0, 1.0, 100.0, 0.0, meta.title, "title")
         record = hit_dict(index, hit)
         record.pop("score")
-        print(json.dumps(record, ensure_ascii=False, indent=2))
+        print(_dumps(record))
         return 0
     style = Styler(use_color(sys.stdout))
     out = [style.heading(clean(meta.title)) + "  " + style.dim(f"[{meta.id} · {meta.lang}]"), "", style.markdown(entry_body(meta))]
@@ -256,7 +265,7 @@ def run_list(args: argparse.Namespace) -> int:
     if args.lang:
         rows = [meta for meta in rows if meta.lang == args.lang]
     if args.json:
-        print(json.dumps([{"id": m.id, "lang": m.lang, "title": m.title, "summary": m.summary} for m in rows], ensure_ascii=False, indent=2))
+        print(_dumps([{"id": m.id, "lang": m.lang, "title": m.title, "summary": m.summary} for m in rows]))
         return 0
     width = max((len(m.id) for m in rows), default=0)
     for meta in rows:

@@ -39,7 +39,7 @@ async def test_ask_and_see_an_answer_with_confidence_and_source(kb_index: Search
 
 
 async def test_no_confident_answer_offers_did_you_mean_choices(kb_index: SearchIndex) -> None:
-    question = "best provider"
+    question = "gpu"
     outcome = search(kb_index, question, lang="en")
     assert not outcome.answered and outcome.suggestions  # the premise of this test
     app = AdvisorApp(index=kb_index, lang="en")

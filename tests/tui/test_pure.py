@@ -34,7 +34,7 @@ def suggester(kb_index: SearchIndex) -> QuestionSuggester:
         ("spot", "en", "spot-nodes"),
         ("nvidia-smi", "en", "driver-cuda-compat"),
         ("chia sẻ GPU cho nhi", "en", "gpu-sharing"),  # Vietnamese typing wins over the preference
-        ("do I need kub", "en", "when-k8s-worth-it"),
+        ("do I need kub", "en", "faq-k8s-single-job"),
     ],
 )
 def test_suggestions_put_the_intended_topic_first(suggester: QuestionSuggester, typed: str, lang: str, topic: str) -> None:

@@ -57,10 +57,6 @@ def cache_root() -> str:
     return user_cache_dir("advisor", appauthor=False)
 
 
-def cache_dir() -> Path:
-    return _path(cache_root())
-
-
 def config_dir() -> Path:
     """`ADVISOR_CONFIG_DIR`, else the platform's user config folder."""
     chosen = os.environ.get("ADVISOR_CONFIG_DIR")

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 # Whatever reading a damaged, truncated or foreign cache file can raise: it is then rebuilt.
 _UNREADABLE = (OSError, EOFError, ValueError, TypeError, KeyError, IndexError, MemoryError)
 # Bump when the index layout or the analysis changes: old caches are then rebuilt.
-INDEX_VERSION = 12
+INDEX_VERSION = 13
 # Field weights in twelfths, packed beside the topic number in one int32 posting. A token the
 # authors repeat across a topic's phrasings earns up to TF_BONUS more: it is what the topic is about.
 FIELD_WEIGHTS = {"title": 10, "question": 8, "keyword": 8, "heading": 5, "summary": 4, "body": 2}
@@ -244,7 +244,7 @@ def build_index(kb: Any, root: StrPath | None = None) -> dict[str, Any]:
         topic_phrase_start[topic] = max(topic_phrase_start[topic], topic_phrase_start[topic - 1])
 
     features = list(feature_number)
-    triggers = _catalogue_triggers(catalogue, analyzer, lambda word: len(posting_lists[feature_number[word]]) if word in feature_number else 0)
+    triggers = _catalogue_triggers(catalogue, lexicon.catalogue, analyzer, lambda word: len(posting_lists[feature_number[word]]) if word in feature_number else 0)
     del feature_number
     vocabulary_text, vocabulary = _vocabulary(features, posting_lists, analyzer)
     sections: dict[str, bytes] = {"topics": "\n".join(topics).encode("utf-8")}
@@ -274,17 +274,18 @@ def build_index(kb: Any, root: StrPath | None = None) -> dict[str, Any]:
         "markers": {k: sorted(v) for k, v in (lexicon.markers or {}).items()},
         "problems": [[p.path, p.line, p.message, p.warning] for p in (*kb.problems, *(catalogue.problems if catalogue else ()))],
         "providers": catalogue_to_data(catalogue) if catalogue and catalogue.providers else None,
+        "catalogue_terms": lexicon.catalogue,
         "catalogue_triggers": triggers,
         "sections": sections,
     }
 
 
-def _catalogue_triggers(catalogue: Any, analyzer: Analyzer, frequency: Callable[[str], int]) -> list[str]:
-    if catalogue is None or not catalogue.providers:
+def _catalogue_triggers(catalogue: Any, terms: dict[str, Any] | None, analyzer: Analyzer, frequency: Callable[[str], int]) -> list[str]:
+    if catalogue is None or not catalogue.providers or not terms:
         return []
     from advisor.provider_answers import trigger_tokens
 
-    return trigger_tokens(catalogue, analyzer, frequency)
+    return trigger_tokens(catalogue, terms, analyzer, frequency)
 
 
 def _vocabulary(features: list[str], posting_lists: list[array], analyzer: Analyzer) -> tuple[bytes, dict[int, tuple[int, int]]]:

@@ -15,7 +15,7 @@ from typing import Any
 from advisor import yamlsafe
 from advisor.entryfile import LineError
 from advisor.entryfile import read_text, split_front_matter
-from advisor.models import LANGUAGES, Entry, Lexicon
+from advisor.models import CATALOGUE_WORD_LISTS, LANGUAGES, Entry, Lexicon
 from advisor.problems import Problem
 from advisor.textnorm import fold
 
@@ -185,23 +185,23 @@ def display_path(path: Path, root: Path) -> str:
 def load_lexicon(root: Path, problems: list[Problem]) -> Lexicon:
     path = root / LEXICON_FILE
     if not path.exists():
-        return Lexicon(frozenset(), {}, {})
+        return Lexicon()
     display = display_path(path, root)
     try:
         doc = yamlsafe.load(read_text(path))
     except LineError as error:
         problems.append(Problem(display, error.line, str(error)))
-        return Lexicon(frozenset(), {}, {})
+        return Lexicon()
     except ValueError as error:
         problems.append(Problem(display, 1, str(error)))
-        return Lexicon(frozenset(), {}, {})
+        return Lexicon()
     except yamlsafe.YamlError as error:
         problems.append(Problem(display, error.line, error.message))
-        return Lexicon(frozenset(), {}, {})
+        return Lexicon()
     data: Any = doc.data or {}
     if not isinstance(data, dict):
         problems.append(Problem(display, 1, "the lexicon must be a mapping"))
-        return Lexicon(frozenset(), {}, {})
+        return Lexicon()
 
     def words(value: Any, *where: Any) -> list[str]:
         name = ".".join(map(str, where))
@@ -224,7 +224,45 @@ def load_lexicon(root: Path, problems: list[Problem]) -> Lexicon:
     synonyms: dict[str, tuple[str, ...]] = {}
     for canonical, value in (data.get("synonyms") or {}).items():
         synonyms[fold(str(canonical))] = tuple(words(value, "synonyms", canonical))
-    return Lexicon(frozenset(stop), markers, synonyms)
+    catalogue = _catalogue_questions(data.get("catalogue_questions"), doc, display, words, problems)
+    return Lexicon(frozenset(stop), markers, synonyms, catalogue)
+
+
+def _catalogue_questions(raw: Any, doc: yamlsafe.YamlDoc, display: str, words: Any, problems: list[Problem]) -> dict[str, Any] | None:
+    """The `catalogue_questions` section: feature phrases with the facts and need they mean, and
+    the word lists that tell a provider question from a general one."""
+    if raw is None:
+        return None
+    section = "catalogue_questions"
+    if not isinstance(raw, dict):
+        problems.append(Problem(display, doc.line(section), f"'{section}' must be a mapping"))
+        return None
+    from advisor.providers import FACT_KEYS, NEEDS
+
+    known = {"features", *CATALOGUE_WORD_LISTS}
+    for key in raw:
+        if key not in known:
+            problems.append(Problem(display, doc.line(section, key), f"unknown key '{section}.{key}' (known: {', '.join(sorted(known))})"))
+    features: list[list[Any]] = []
+    for index, item in enumerate(raw.get("features") or []):
+        where = (section, "features", index)
+        if not isinstance(item, dict) or not isinstance(item.get("phrases"), list) or not isinstance(item.get("facts"), list):
+            problems.append(Problem(display, doc.line(*where), "a feature needs 'phrases' and 'facts' lists (and 'need': a need or null)"))
+            continue
+        phrases = [p for p in item["phrases"] if isinstance(p, str) and p.strip()]
+        facts = [f for f in item["facts"] if f in FACT_KEYS]
+        for number, fact in enumerate(item["facts"]):
+            if fact not in FACT_KEYS:
+                problems.append(Problem(display, doc.line(*where, "facts", number), f"unknown fact '{fact}' (facts: {', '.join(FACT_KEYS)})"))
+        need = item.get("need")
+        if need is not None and need not in NEEDS:
+            problems.append(Problem(display, doc.line(*where, "need"), f"unknown need '{need}' (needs: {', '.join(NEEDS)})"))
+            need = None
+        features.append([phrases, facts, need])
+    terms: dict[str, Any] = {"features": features}
+    for name in CATALOGUE_WORD_LISTS:
+        terms[name] = words(raw.get(name) or [], section, name)
+    return terms
 
 
 def load_knowledge(root: Path) -> KnowledgeBase:
@@ -232,7 +270,7 @@ def load_knowledge(root: Path) -> KnowledgeBase:
     problems: list[Problem] = []
     if not root.is_dir():
         problems.append(Problem(str(root), 0, "knowledge folder not found"))
-        return KnowledgeBase((), Lexicon(frozenset(), {}, {}), tuple(problems))
+        return KnowledgeBase((), Lexicon(), tuple(problems))
     entries: list[Entry] = []
     seen: dict[tuple[str, str], str] = {}
     for path in entry_files(root):

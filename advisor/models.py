@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 LANGUAGES: tuple[str, ...] = ("en", "vi")
+# The word lists of `catalogue_questions` in lexicon.yaml (see `Lexicon.catalogue`).
+CATALOGUE_WORD_LISTS: tuple[str, ...] = (
+    "filler",
+    "provider_nouns",
+    "which_before_noun",
+    "which_after_noun",
+    "plural_nouns",
+    "after_plural_noun",
+    "choosing_words",
+    "everyday_aliases",
+)
 
 
 @dataclass(frozen=True)
@@ -39,3 +51,6 @@ class Lexicon:
     stopwords: frozenset[str] = frozenset()
     markers: dict[str, frozenset[str]] | None = None
     synonyms: dict[str, tuple[str, ...]] | None = None
+    # How questions talk about the provider catalogue (`catalogue_questions` in lexicon.yaml), as
+    # plain data for the index: word lists folded, feature phrases kept as written.
+    catalogue: dict[str, Any] | None = None

@@ -25,6 +25,7 @@ from typing import Any
 
 from advisor.i18n import t
 from advisor.index import SearchIndex
+from advisor.models import CATALOGUE_WORD_LISTS
 from advisor.providers import (
     FACT_KEYS,
     Catalogue,
@@ -40,49 +41,7 @@ from advisor.providers import (
 )
 from advisor.textnorm import tokens as raw_tokens
 
-# Feature phrases (written as a user would; analysed with the index's analyzer, so lexicon synonyms
-# apply) -> (facts they ask about, the need they stand for in a "which provider" question or None).
-_SHARING = ("time_slicing", "mig", "mps")
-_FEATURES: tuple[tuple[tuple[str, ...], tuple[str, ...], str | None], ...] = (
-    (("mig", "multi instance gpu", "multi-instance gpu"), ("mig",), "mig"),
-    (("time slicing", "time-slicing", "timeslicing", "time sharing", "chia thời gian"), ("time_slicing",), "time-slicing"),
-    (("mps", "multi process service"), ("mps",), "mps"),
-    (("gpu sharing", "sharing", "share gpu", "chia sẻ gpu", "gpu sharing modes"), _SHARING, None),
-    (("infiniband", "ib"), ("interconnect",), "infiniband"),
-    (("rdma", "roce", "gpudirect", "gpudirect rdma"), ("interconnect",), "rdma"),
-    (("efa", "elastic fabric adapter"), ("interconnect",), "efa"),
-    (("interconnect", "network", "networking", "fabric", "nvlink", "mạng", "kết nối"), ("interconnect",), "rdma"),
-    (("shared storage", "storage", "nfs", "lustre", "filestore", "readwritemany", "rwx", "lưu trữ", "lưu trữ dùng chung"), ("shared_storage",), "shared-storage"),
-    (("spot", "preemptible", "interruptible", "spot notice", "notice", "warning", "reclaim", "reclaimed", "eviction", "báo trước", "thu hồi"), ("spot",), "spot"),
-    (("control plane", "control plane fee", "management fee", "cluster fee", "fee", "phí quản lý", "phí control plane"), ("control_plane_fee",), "free-control-plane"),
-    (("scale to zero", "scale down to zero", "scale to 0", "scale-to-zero", "scaletozero", "zero nodes", "0 nodes", "về 0", "autoscaling"), ("scale_to_zero",), "scale-to-zero"),
-    (("driver", "drivers", "preinstalled drivers", "gpu operator", "trình điều khiển"), ("drivers",), "drivers-preinstalled"),
-    (("kubernetes", "k8s"), ("kubernetes",), "kubernetes"),
-    (("managed", "managed kubernetes", "managed k8s", "quản lý sẵn", "được quản lý"), ("kubernetes",), "managed"),
-    (("self run", "self-run", "self hosted", "bring your own", "byo", "tự vận hành", "tự dựng"), ("kubernetes",), "self-run"),
-    (("gpu models", "gpu types", "gpu line-up", "loại gpu", "dòng gpu", "h100", "h200", "a100", "b200", "b300", "gb200",
-      "gb300", "gh200", "l4", "l40s", "a10g", "t4", "mi300x", "mi355x"), ("gpu_models",), None),
-)
-# Words a catalogue question may carry without changing what it asks ("does GKE *support* MIG").
-_FILLER = frozenset(
-    "support supports supported offer offers offered offering provide provides provided available availability enable enabled "
-    "native natively option options gpu node nodes nodepool cluster clusters instance instances cost per hour month long minutes "
-    "seconds free paid better best difference differ between vs cloud provider service services info information details plan "
-    "tell ho tro cung cap dich vu mien lau truoc loai co khong nao".split()
-)
-_PROVIDER_NOUNS = frozenset({"provider", "providers", "cloud", "clouds", "vendor", "vendors", "platform", "platforms", "hang", "ben"})
-_WHICH = frozenset({"which", "what", "any", "list", "show", "name"})
-_PLURAL_NOUNS = frozenset({"providers", "clouds", "vendors", "platforms"})
-_AFTER_PLURAL = frozenset({"with", "that", "offering", "supporting", "having", "which", "where", "who"})
-# A "which provider" question about how to choose, not about a feature: left to the knowledge.
-_CRITERIA = frozenset(
-    "feature features matter matters criteria criterion documentation docs compare comparing comparison evaluate evaluating "
-    "checklist tieu chi tai lieu so sanh danh gia tinh nang".split()
-)
-_CRITERIA_PHRASES = (("tieu", "chi"), ("tai", "lieu"), ("so", "sanh"), ("danh", "gia"), ("tinh", "nang"))
-# Aliases that are also everyday (or other technical) words: they name a provider only beside a
-# feature or the word provider/cloud.
-_COMMON_WORD_ALIASES = frozenset({"do", "google", "amazon", "oracle", "lambda", "gradient", "vast", "oke", "oci", "run pod", "akamai"})
+# Which words make a provider question is data: `catalogue_questions` in knowledge/lexicon.yaml.
 # Beyond this many words not explained by a provider, a feature or filler, the question is about
 # something else that happens to mention a provider (a troubleshooting story, say).
 MAX_OTHER_WORDS = 3
@@ -118,15 +77,28 @@ class ProviderAnswer:
 
 @dataclass(frozen=True)
 class _Terms:
-    """The index's analysed view of the catalogue: phrase -> what it names."""
+    """The index's analysed view of the catalogue and of `catalogue_questions` in lexicon.yaml."""
 
     catalogue: Catalogue
     aliases: dict[tuple[str, ...], str]
     features: dict[tuple[str, ...], tuple[tuple[str, ...], str | None]]
     longest: int
+    words: dict[str, frozenset[str]]  # each list of `catalogue_questions`, folded (alias lists may hold phrases)
+    choosing_phrases: tuple[tuple[str, ...], ...]  # multi-word `choosing_words`
 
 
 _TERMS: "weakref.WeakKeyDictionary[SearchIndex, _Terms]" = weakref.WeakKeyDictionary()
+
+
+def _alias_keys(catalogue: Catalogue, analyzer: Any) -> dict[tuple[str, ...], str]:
+    """Every provider alias (and id) as analysed tokens -> the provider's id."""
+    aliases: dict[tuple[str, ...], str] = {}
+    for provider in catalogue.providers:
+        for alias in (provider.id.replace("_", " "), *provider.aliases):
+            key = tuple(analyzer.content(alias))
+            if key:
+                aliases.setdefault(key, provider.id)
+    return aliases
 
 
 def _terms(index: SearchIndex) -> _Terms | None:
@@ -134,23 +106,21 @@ def _terms(index: SearchIndex) -> _Terms | None:
     if cached is not None:
         return cached
     catalogue = catalogue_from_data(index.data.get("providers"))
-    if not catalogue.providers:
+    data = index.data.get("catalogue_terms")
+    if not catalogue.providers or not data:
         return None
     analyzer = index.analyzer
-    aliases: dict[tuple[str, ...], str] = {}
-    for provider in catalogue.providers:
-        for alias in (provider.id.replace("_", " "), *provider.aliases):
-            key = tuple(analyzer.content(alias))
-            if key:
-                aliases.setdefault(key, provider.id)
+    words = {name: frozenset(data[name]) for name in CATALOGUE_WORD_LISTS}
+    aliases = _alias_keys(catalogue, analyzer)
     features: dict[tuple[str, ...], tuple[tuple[str, ...], str | None]] = {}
-    for phrases, facts, need in _FEATURES:
+    for phrases, facts, need in data["features"]:
         for phrase in phrases:
             key = tuple(analyzer.content(phrase))
-            if key and key not in aliases and not (len(key) == 1 and key[0] in _FILLER):
-                features.setdefault(key, (facts, need))
+            if key and key not in aliases and not (len(key) == 1 and key[0] in words["filler"]):
+                features.setdefault(key, (tuple(facts), need))
     longest = max(len(key) for key in (*aliases, *features))
-    terms = _Terms(catalogue, aliases, features, longest)
+    choosing = tuple(tuple(phrase.split()) for phrase in data["choosing_words"] if " " in phrase)
+    terms = _Terms(catalogue, aliases, features, longest, words, choosing)
     _TERMS[index] = terms
     return terms
 
@@ -189,35 +159,36 @@ def _parse(terms: _Terms, index: SearchIndex, query: str) -> _Question | None:
                 break
         else:
             size = 1
-            if words[position] not in _FILLER and words[position] not in _PROVIDER_NOUNS:
+            if words[position] not in terms.words["filler"] and words[position] not in terms.words["provider_nouns"]:
                 other += 1
         position += size
     all_words = analyzer.words(query)
-    noun = any(word in _PROVIDER_NOUNS for word in all_words)
+    noun = any(word in terms.words["provider_nouns"] for word in all_words)
     providers: list[str] = []
     for provider_id, key in named:
         # "google colab", "gradient accumulation", "vast amounts of data": an everyday word
         # names a provider only in a question that is plainly about the catalogue.
-        if " ".join(key) in _COMMON_WORD_ALIASES and not ((facts or noun) and other == 0):
+        if " ".join(key) in terms.words["everyday_aliases"] and not ((facts or noun) and other == 0):
             other += 1
             continue
         if provider_id not in providers:
             providers.append(provider_id)
     if "managed" in needs or "self-run" in needs:  # managed Kubernetes already implies Kubernetes
         needs = [need for need in needs if need != "kubernetes"]
-    return _Question(tuple(providers), tuple(facts), tuple(needs), other, _asks_which(all_words, raw_tokens(query)))
+    return _Question(tuple(providers), tuple(facts), tuple(needs), other, _asks_which(terms, all_words, raw_tokens(query)))
 
 
-def _asks_which(words: list[str], raw: list[str]) -> bool:
+def _asks_which(terms: _Terms, words: list[str], raw: list[str]) -> bool:
     """"which providers ...", "any provider ...", "nhà cung cấp nào ...", "providers with ..."."""
-    if set(words) & _CRITERIA or any(_has_phrase(words, phrase) for phrase in _CRITERIA_PHRASES):
+    lists = terms.words
+    if set(words) & lists["choosing_words"] or any(_has_phrase(words, phrase) for phrase in terms.choosing_phrases):
         return False
     for position, word in enumerate(words):
-        if word not in _PROVIDER_NOUNS:
+        if word not in lists["provider_nouns"]:
             continue
-        if _WHICH & set(words[max(0, position - 4) : position]) or "nao" in words[position + 1 : position + 3]:
+        if lists["which_before_noun"] & set(words[max(0, position - 4) : position]) or lists["which_after_noun"] & set(words[position + 1 : position + 3]):
             return True
-    return any(word in _PLURAL_NOUNS and following in _AFTER_PLURAL for word, following in zip(raw, raw[1:]))
+    return any(word in lists["plural_nouns"] and following in lists["after_plural_noun"] for word, following in zip(raw, raw[1:]))
 
 
 def _has_phrase(words: list[str], phrase: tuple[str, ...]) -> bool:
@@ -225,7 +196,7 @@ def _has_phrase(words: list[str], phrase: tuple[str, ...]) -> bool:
     return any(tuple(words[i : i + size]) == phrase for i in range(len(words) - size + 1))
 
 
-def trigger_tokens(catalogue: Catalogue, analyzer: Any, frequency: Callable[[str], int]) -> list[str]:
+def trigger_tokens(catalogue: Catalogue, terms: dict[str, Any], analyzer: Any, frequency: Callable[[str], int]) -> list[str]:
     """Words without which no question is a catalogue question.
 
     A question fires only on a whole alias or on a provider noun, so it must hold, for some alias,
@@ -233,12 +204,9 @@ def trigger_tokens(catalogue: Catalogue, analyzer: Any, frequency: Callable[[str
     stores these words so that `advisor ask` can skip importing this module (and the catalogue's
     dataclasses) for the great majority of questions, which name no provider.
     """
-    found: set[str] = set(_PROVIDER_NOUNS | _PLURAL_NOUNS)
-    for provider in catalogue.providers:
-        for alias in (provider.id.replace("_", " "), *provider.aliases):
-            words = analyzer.content(alias)
-            if words:
-                found.add(min(words, key=lambda word: (frequency(word), word)))
+    found: set[str] = {*terms["provider_nouns"], *terms["plural_nouns"]}
+    for key in _alias_keys(catalogue, analyzer):
+        found.add(min(key, key=lambda word: (frequency(word), word)))
     return sorted(found)
 
 

@@ -154,3 +154,25 @@ def test_unknown_field_is_reported(tiny_kb: Path) -> None:
 def test_missing_folder() -> None:
     kb = load_knowledge(Path("/nonexistent/kb"))
     assert [str(p) for p in kb.problems] == ["/nonexistent/kb:0: knowledge folder not found"]
+
+
+def test_catalogue_question_terms_are_validated(tiny_kb: Path) -> None:
+    (tiny_kb / "lexicon.yaml").write_text(
+        "catalogue_questions:\n"
+        "  features:\n"
+        "    - {phrases: [mig], facts: [mig, colour], need: mig}\n"
+        "    - {phrases: [ib], facts: [interconnect], need: warp-drive}\n"
+        "    - just a string\n"
+        "  filler: [support]\n"
+        "  surprise: [x]\n",
+        encoding="utf-8",
+    )
+    kb = load_knowledge(tiny_kb)
+    found = [str(p) for p in kb.problems]
+    assert any(m.startswith("kb/lexicon.yaml:3: unknown fact 'colour'") for m in found)
+    assert any(m.startswith("kb/lexicon.yaml:4: unknown need 'warp-drive'") for m in found)
+    assert "kb/lexicon.yaml:5: a feature needs 'phrases' and 'facts' lists (and 'need': a need or null)" in found
+    assert any(m.startswith("kb/lexicon.yaml:7: unknown key 'catalogue_questions.surprise'") for m in found)
+    assert kb.lexicon.catalogue is not None
+    assert kb.lexicon.catalogue["features"] == [[["mig"], ["mig"], "mig"], [["ib"], ["interconnect"], None]]
+    assert kb.lexicon.catalogue["filler"] == ["support"]

@@ -102,20 +102,9 @@ def render(rec: Recommendation, fmt: str, lang: str, titles: Mapping[str, str] |
     raise ValueError(f"unknown export format '{fmt}' (formats: {', '.join(FORMATS)})")
 
 
-def knowledge_titles(rec: Recommendation, lang: str, kb_root: Path) -> dict[str, str]:
-    """Knowledge id -> entry title (in `lang` when it exists) for the ids `rec` cites.
-
-    Titles are decoration: a missing or broken knowledge folder gives an empty mapping and the
-    export still names the ids.
-    """
-    from advisor.index import load_index
-
-    if not kb_root.is_dir():
-        return {}
-    try:
-        index = load_index(kb_root)
-    except (OSError, ValueError):
-        return {}
+def knowledge_titles(rec: Recommendation, lang: str, index: Any) -> dict[str, str]:
+    """Knowledge id -> entry title (in `lang` when it exists) for the ids `rec` cites, from a
+    loaded `SearchIndex` (the app passes the one it already has)."""
     titles: dict[str, str] = {}
     for kb_id in rec.kb:
         entry = index.entry_index(kb_id, lang)
@@ -138,8 +127,19 @@ def providers_that_fit(rec: Recommendation, lang: str, kb_root: Path) -> dict[st
 
 
 def render_for(rec: Recommendation, fmt: str, lang: str, kb_root: Path) -> str:
-    """`render()` with the titles and providers of the knowledge folder: what every front end exports."""
-    return render(rec, fmt, lang, knowledge_titles(rec, lang, kb_root), providers_that_fit(rec, lang, kb_root))
+    """`render()` with the titles and providers of the knowledge folder: what every front end exports.
+
+    Titles are decoration: a missing or broken knowledge folder leaves the export naming ids only.
+    """
+    from advisor.index import load_index
+
+    titles: dict[str, str] = {}
+    if kb_root.is_dir():
+        try:
+            titles = knowledge_titles(rec, lang, load_index(kb_root))
+        except (OSError, ValueError):
+            pass
+    return render(rec, fmt, lang, titles, providers_that_fit(rec, lang, kb_root))
 
 
 # ----------------------------------------------------------------------------- markdown

@@ -79,7 +79,7 @@ class SummaryScreen(Screen[str | None]):
     def titles(self, lang: str) -> dict[str, str]:
         """Knowledge id → entry title, for the ids the recommendation cites."""
         if lang not in self._titles:
-            self._titles[lang] = knowledge_titles(self.recommendation, lang, self.advisor.kb_root)
+            self._titles[lang] = knowledge_titles(self.recommendation, lang, self.advisor.index)
         return self._titles[lang]
 
     def providers(self, lang: str) -> dict[str, Any] | None:

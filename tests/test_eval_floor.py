@@ -39,3 +39,13 @@ def test_every_slice_and_id_is_represented() -> None:
     assert slices == {"en", "vi", "vi_nodiac", "typo", "keyword", "long", "issue", "offtopic"}
     assert len(questions) >= 250
     assert sum(q["expect"] is None for q in questions) >= 40
+
+
+@pytest.mark.parametrize(("slice_name", "lang"), [("en", "en"), ("vi", "vi"), ("vi_nodiac", "vi")])
+def test_answer_language_is_detected(index, slice_name: str, lang: str) -> None:
+    from advisor.search import detect_language
+    from tests.eval.report import SETS
+
+    questions = [q["q"] for name in SETS for q in load_questions(name) if q["slice"] == slice_name]
+    right = sum(detect_language(index, q) == lang for q in questions)
+    assert right / len(questions) >= 0.95

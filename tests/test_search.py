@@ -145,3 +145,11 @@ def test_unwritable_cache_folder_is_not_an_error(tiny_kb: Path, monkeypatch: pyt
     blocker.write_text("x")
     monkeypatch.setenv("ADVISOR_CACHE_DIR", str(blocker / "cache"))
     assert search(load_index(tiny_kb), "proofing bread").best.topic == "bread-dough"
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["pod bi pending vi thieu gpu", "loi cuda driver version is insufficient tren node", "bao nhieu tien mot gio gpu h100 tren eks"],
+)
+def test_vietnamese_without_diacritics_mixed_with_english_terms_is_vietnamese(bundled, query: str) -> None:
+    assert detect_language(bundled, query) == "vi"

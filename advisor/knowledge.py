@@ -123,11 +123,16 @@ def parse_entry(path: Path, text: str, display: str) -> tuple[Entry | None, list
         problems.append(Problem(display, doc.line("questions"), f"'questions' needs at least {MIN_QUESTIONS} phrasings, found {len(questions)}"))
     keywords = _string_list(doc, "keywords", problems, display)
     related = _string_list(doc, "related", problems, display)
+    errors = _string_list(doc, "errors", problems, display) if "errors" in doc.data else ()
+    # An entry without a topic is the home of its own topic (a small folder needs no topic tree).
+    topic = doc.data.get("topic", entry_id)
+    if topic is not None and (not isinstance(topic, str) or not ID_PATTERN.match(topic.strip())):
+        problems.append(Problem(display, doc.line("topic"), "'topic' must be an entry id (the topic this entry belongs to)"))
     sources = _string_list(doc, "sources", problems, display)
     for index, item in enumerate(related):
         if not ID_PATTERN.match(item):
             problems.append(Problem(display, doc.line("related", index), f"related id '{item}' is not a valid id"))
-    known = {"id", "lang", "title", "questions", "keywords", "related", "sources"}
+    known = {"id", "lang", "title", "topic", "questions", "keywords", "errors", "related", "sources"}
     for key in doc.data:
         if key not in known:
             problems.append(Problem(display, doc.line(key), f"unknown field '{key}' (allowed: {', '.join(sorted(known))})"))
@@ -154,6 +159,8 @@ def parse_entry(path: Path, text: str, display: str) -> tuple[Entry | None, list
             body=body,
             headings=headings,
             path=str(path),
+            topic=str(topic).strip(),
+            errors=errors,
         ),
         [],
     )
@@ -312,6 +319,11 @@ def collection_problems(kb: KnowledgeBase, root: Path) -> list[Problem]:
     for entry in kb.entries:
         display = display_path(Path(entry.path), root)
         text = Path(entry.path).read_text(encoding="utf-8-sig")
+        home = by_id.get(entry.topic, {}).get(entry.lang) or next(iter(by_id.get(entry.topic, {}).values()), None)
+        if home is None:
+            problems.append(Problem(display, _line_of(text, "topic:"), f"topic '{entry.topic}' is not an entry id"))
+        elif home.topic != home.id:
+            problems.append(Problem(display, _line_of(text, "topic:"), f"topic '{entry.topic}' is not a home topic (its own topic is '{home.topic}')"))
         for related in entry.related:
             if related not in by_id:
                 problems.append(Problem(display, _line_of(text, related), f"related id '{related}' does not exist"))

@@ -34,6 +34,10 @@ class Entry:
     body: str
     headings: tuple[str, ...]
     path: str
+    # The contract topic this entry lives under (its own id for a topic's home entry), and the
+    # literal error lines users paste that this entry explains.
+    topic: str = ""
+    errors: tuple[str, ...] = ()
 
     @property
     def urls(self) -> tuple[str, ...]:

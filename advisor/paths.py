@@ -17,7 +17,7 @@ _PACKAGE_DIR = os.path.dirname(os.path.realpath(__file__))
 
 
 def _bundled(folder: str) -> str:
-    inside = os.path.join(_PACKAGE_DIR, folder)
+    inside = os.path.join(_PACKAGE_DIR, "data", folder)
     if os.path.isdir(inside):
         return inside
     return os.path.join(os.path.dirname(_PACKAGE_DIR), folder)

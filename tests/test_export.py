@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from advisor.export import md_text, record, render, tree_diagram, write_file
+from advisor.export.formats import md_text, record, render, tree_diagram, write_file
 from advisor.problems import UsageError
-from advisor.recommend import Recommendation, recommend
-from advisor.session import complete
-from advisor.trees import Tree, bundled_tree_path, load_tree
+from advisor.decision.recommend import Recommendation, recommend
+from advisor.decision.session import complete
+from advisor.decision.tree import Tree, bundled_tree_path, load_tree
 
 GOLDEN = Path(__file__).parent / "golden"
 TREES = Path(__file__).parent / "data" / "trees"

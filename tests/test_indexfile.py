@@ -1,4 +1,4 @@
-"""The index file's packed tables (`advisor.indexfile`), read in memory and from disk alike."""
+"""The index file's packed tables (`advisor.search.storage`), read in memory and from disk alike."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from advisor import indexfile
-from advisor.indexfile import Lookup, Postings, Records, Strings
+from advisor.search import storage as indexfile
+from advisor.search.storage import Lookup, Postings, Records, Strings
 
 
 def _both(tmp_path: Path, header: dict, sections: dict[str, bytes], monkeypatch: pytest.MonkeyPatch) -> list[tuple[dict, dict]]:

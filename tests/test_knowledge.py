@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.knowledge import collection_problems, load_knowledge
+from advisor.knowledge.load import collection_problems, load_knowledge
 from advisor.paths import bundled_knowledge_dir
 from tests.conftest import write_entry
 
@@ -148,7 +148,7 @@ def test_too_few_questions(tiny_kb: Path) -> None:
 def test_unknown_field_is_reported(tiny_kb: Path) -> None:
     path = tiny_kb / "en" / "pizza-oven.md"
     path.write_text(path.read_text(encoding="utf-8").replace("lang: en\n", "lang: en\ntags: [x]\n"), encoding="utf-8")
-    assert "kb/en/pizza-oven.md:4: unknown field 'tags' (allowed: id, keywords, lang, questions, related, sources, title)" in messages(tiny_kb)
+    assert "kb/en/pizza-oven.md:4: unknown field 'tags' (allowed: errors, id, keywords, lang, questions, related, sources, title, topic)" in messages(tiny_kb)
 
 
 def test_missing_folder() -> None:

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from advisor.cli import main
-from advisor.index import SearchIndex, load_index
+from advisor.search.index import SearchIndex, load_index
 from advisor.paths import bundled_knowledge_dir
-from advisor.provider_answers import answer_provider_question
+from advisor.catalogue.questions import answer_provider_question
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "providers"
 
@@ -217,7 +217,7 @@ def test_a_warm_provider_answer_imports_no_yaml() -> None:
 
 def test_the_ask_pre_check_never_hides_a_catalogue_answer() -> None:
     """`advisor ask` skips the catalogue when no trigger word is present; that must never skip an answer."""
-    from advisor.index import load_index
+    from advisor.search.index import load_index
     from advisor.paths import bundled_knowledge_dir
     from advisor.textnorm import tokens
     from tests.eval.report import SETS, load_questions

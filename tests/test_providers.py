@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from advisor.cli import main
-from advisor.providers import (
+from advisor.catalogue.model import (
     NEEDS,
     Catalogue,
     UnknownNeed,

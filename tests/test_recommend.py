@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from advisor.knowledge import load_knowledge
+from advisor.knowledge.load import load_knowledge
 from advisor.paths import bundled_knowledge_dir
-from advisor.recommend import Recommendation, recommend
-from advisor.session import Session, complete
-from advisor.trees import Tree, bundled_tree_path, load_tree
+from advisor.decision.recommend import Recommendation, recommend
+from advisor.decision.session import Session, complete
+from advisor.decision.tree import Tree, bundled_tree_path, load_tree
 
 TREES = Path(__file__).parent / "data" / "trees"
 

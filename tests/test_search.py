@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from advisor.index import _cache_file, load_index
+from advisor.search.index import _cache_file, load_index
 from advisor.paths import bundled_knowledge_dir
-from advisor.search import MAX_QUERY_CHARS, detect_language, search
+from advisor.search.rank import MAX_QUERY_CHARS, detect_language, search
 from tests.conftest import write_entry
 
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from rapidfuzz import fuzz, process
 
-import advisor.search as engine
-from advisor import indexfile
-from advisor.index import FULL_WEIGHT, PHRASE_FIELDS, SearchIndex, load_index
+import advisor.search.rank as engine
+from advisor.search import storage as indexfile
+from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, SearchIndex, load_index
 from advisor.paths import bundled_knowledge_dir
 
 EVAL = Path(__file__).resolve().parent / "eval"

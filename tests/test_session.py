@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from advisor.problems import UsageError
-from advisor.session import (
+from advisor.decision.session import (
     NOT_SURE,
     Answer,
     Session,
@@ -18,7 +18,7 @@ from advisor.session import (
     load_session,
     save_session,
 )
-from advisor.trees import Tree, bundled_tree_path, load_tree
+from advisor.decision.tree import Tree, bundled_tree_path, load_tree
 
 
 @pytest.fixture(scope="module")

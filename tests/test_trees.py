@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from advisor.knowledge import load_knowledge
+from advisor.knowledge.load import load_knowledge
 from advisor.paths import bundled_knowledge_dir
 from advisor.problems import DataError
-from advisor.recommend import recommend
-from advisor.session import Answer, Session
+from advisor.decision.recommend import recommend
+from advisor.decision.session import Answer, Session
 from advisor.textnorm import has_vietnamese_letters
-from advisor.trees import Tree, bundled_tree_path, load_tree, paths, tree_problems
+from advisor.decision.tree import Tree, bundled_tree_path, load_tree, paths, tree_problems
 
 TREES = Path(__file__).parent / "data" / "trees"
 
@@ -166,7 +166,7 @@ def test_questions_are_asked_only_where_relevant(bundled: Tree) -> None:
 
 def test_domain_modules_never_import_textual() -> None:
     code = (
-        "import sys, advisor.trees, advisor.session, advisor.recommend, advisor.export, advisor.commands.decide\n"
+        "import sys, advisor.decision.tree, advisor.decision.session, advisor.decision.recommend, advisor.export.formats, advisor.commands.decide\n"
         "assert not any(m == 'textual' or m.startswith('textual.') for m in sys.modules), 'textual imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)

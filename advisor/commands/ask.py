@@ -49,7 +49,7 @@ def _dumps(data: Any) -> str:
 
 
 def _index(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from advisor.index import load_index
+    from advisor.search.index import load_index
 
     index = load_index(kb_root(args))
     report_problems(index.problems)
@@ -66,7 +66,7 @@ def run_ask(args: argparse.Namespace) -> int:
         raise UsageError("no question given; try: advisor ask \"what is MIG?\"")
     if args.top is not None and args.top < 1:
         raise UsageError("--top must be at least 1")
-    from advisor.search import MAX_QUERY_CHARS, search
+    from advisor.search.rank import MAX_QUERY_CHARS, search
 
     index = _index(args)
     top = args.top or (3 if args.json else 1)
@@ -87,7 +87,7 @@ def run_ask(args: argparse.Namespace) -> int:
 
 def _json_record(index, outcome, catalogue, top: int, explain: bool) -> dict:  # type: ignore[no-untyped-def]
     """`results` always rank knowledge entries; a provider-catalogue answer rides beside them."""
-    from advisor.answers import outcome_dict
+    from advisor.reply import outcome_dict
 
     record = outcome_dict(index, outcome, top, explain=explain)
     if catalogue is not None:
@@ -97,7 +97,7 @@ def _json_record(index, outcome, catalogue, top: int, explain: bool) -> dict:  #
 
 
 def _run_batch(args: argparse.Namespace) -> int:
-    from advisor.search import search
+    from advisor.search.rank import search
 
     if args.batch == "-":
         raw, name = sys.stdin.buffer.read(), "<stdin>"
@@ -136,7 +136,7 @@ def _catalogue_answer(index, question: str, args: argparse.Namespace):  # type: 
     triggers = frozenset(index.data.get("catalogue_triggers") or ())
     if triggers.isdisjoint(index.analyzer.words(question)) and triggers.isdisjoint(tokens(question)):
         return None
-    from advisor.provider_answers import answer_provider_question
+    from advisor.catalogue.questions import answer_provider_question
 
     return answer_provider_question(index, question, args.lang)
 
@@ -144,7 +144,7 @@ def _catalogue_answer(index, question: str, args: argparse.Namespace):  # type: 
 def _print_catalogue_answer(index, outcome, answer, explain: bool) -> None:  # type: ignore[no-untyped-def]
     """The catalogue's facts first (that is what was asked), then the knowledge entry behind them."""
     from advisor.i18n import t
-    from advisor.render import Styler, use_color
+    from advisor.terminal import Styler, use_color
     from advisor.textnorm import strip_terminal_escapes as clean
 
     style = Styler(use_color(sys.stdout))
@@ -159,9 +159,9 @@ def _print_catalogue_answer(index, outcome, answer, explain: bool) -> None:  # t
 
 
 def _print_outcome(index, outcome, top: int, explain: bool) -> None:  # type: ignore[no-untyped-def]
-    from advisor.answers import entry_body, related_titles
+    from advisor.reply import entry_body, related_titles
     from advisor.i18n import default_language, t
-    from advisor.render import Styler, use_color
+    from advisor.terminal import Styler, use_color
     from advisor.textnorm import strip_terminal_escapes as clean
 
     style = Styler(use_color(sys.stdout))
@@ -207,7 +207,7 @@ def _print_outcome(index, outcome, top: int, explain: bool) -> None:  # type: ig
 
 
 def _explain_text(outcome, lang: str, style) -> str:  # type: ignore[no-untyped-def]
-    from advisor.answers import explanation
+    from advisor.reply import explanation
     from advisor.i18n import t
 
     facts = explanation(outcome)
@@ -227,10 +227,10 @@ def _explain_text(outcome, lang: str, style) -> str:  # type: ignore[no-untyped-
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from advisor.answers import entry_body, hit_dict, related_titles
+    from advisor.reply import entry_body, hit_dict, related_titles
     from advisor.i18n import default_language, t
-    from advisor.render import Styler, use_color
-    from advisor.search import Hit
+    from advisor.terminal import Styler, use_color
+    from advisor.search.rank import Hit
     from advisor.textnorm import strip_terminal_escapes as clean
 
     index = _index(args)

@@ -24,9 +24,9 @@ def add_parser(sub: Any) -> None:
 
 
 def collect_problems(kb: Path, trees: Path, max_age_days: int) -> list:  # type: ignore[type-arg]
-    from advisor.knowledge import collection_problems, load_knowledge
-    from advisor.providers import CATALOGUE_FILE, catalogue_problems
-    from advisor.trees import tree_files, tree_problems
+    from advisor.knowledge.load import collection_problems, load_knowledge
+    from advisor.catalogue.model import CATALOGUE_FILE, catalogue_problems
+    from advisor.decision.tree import tree_files, tree_problems
 
     knowledge = load_knowledge(kb)
     problems = list(knowledge.problems) + collection_problems(knowledge, kb)

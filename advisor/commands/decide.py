@@ -1,7 +1,7 @@
 """`advisor recommend`, `advisor guide` and `advisor tree`: the decision tree on the command line.
 
 The commands only parse arguments, read answers and print; walking the tree, evaluating rules and
-rendering exports happen in `advisor.session`, `advisor.recommend` and `advisor.export`, which the
+rendering exports happen in `advisor.decision.session`, `advisor.decision.recommend` and `advisor.export.formats`, which the
 TUI calls too. Heavy imports stay inside the run functions so building the parser stays cheap.
 """
 
@@ -17,8 +17,8 @@ from advisor.commands.common import add_kb_option, checked_text
 from advisor.problems import UsageError
 
 if TYPE_CHECKING:
-    from advisor.recommend import Recommendation
-    from advisor.trees import Question, Tree
+    from advisor.decision.recommend import Recommendation
+    from advisor.decision.tree import Question, Tree
 
 EXPORT_FORMATS = ("md", "json", "html")
 _SUFFIX_FORMATS = {".md": "md", ".markdown": "md", ".json": "json", ".html": "html", ".htm": "html"}
@@ -67,7 +67,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 
 def _tree(args: argparse.Namespace) -> Tree:
-    from advisor.trees import bundled_tree_path, load_tree
+    from advisor.decision.tree import bundled_tree_path, load_tree
 
     path = Path(args.tree) if args.tree else bundled_tree_path()
     if args.tree and not path.is_file():
@@ -90,7 +90,7 @@ def _format(args: argparse.Namespace) -> str:
 
 
 def _emit(args: argparse.Namespace, rec: Recommendation, lang: str, out: TextIO) -> int:
-    from advisor.export import render_for, write_file
+    from advisor.export.formats import render_for, write_file
     from advisor.paths import knowledge_dir
 
     text = render_for(rec, _format(args), lang, knowledge_dir(getattr(args, "kb", None)))
@@ -175,7 +175,7 @@ def read_answers_file(name: str) -> dict[str, str]:
 
 
 def run_recommend(args: argparse.Namespace) -> int:
-    from advisor.session import complete
+    from advisor.decision.session import complete
 
     tree = _tree(args)
     lang = _lang(args)
@@ -190,14 +190,14 @@ def run_recommend(args: argparse.Namespace) -> int:
     completion = complete(tree, given, strict=args.strict)
     if completion.ignored:
         print(tree.label("ignored_answers", lang, keys=", ".join(completion.ignored)), file=sys.stderr)
-    from advisor.recommend import recommend
+    from advisor.decision.recommend import recommend
 
     _check_output(args)
     return _emit(args, recommend(completion.session), lang, sys.stdout)
 
 
 def _list_questions(tree: Tree, lang: str, as_json: bool) -> int:
-    from advisor.session import NOT_SURE
+    from advisor.decision.session import NOT_SURE
     from advisor.textnorm import strip_terminal_escapes as clean
 
     if as_json:
@@ -235,8 +235,8 @@ def _list_questions(tree: Tree, lang: str, as_json: bool) -> int:
 
 
 def run_guide(args: argparse.Namespace) -> int:
-    from advisor.recommend import recommend
-    from advisor.session import Session
+    from advisor.decision.recommend import recommend
+    from advisor.decision.session import Session
     from advisor.textnorm import strip_terminal_escapes as clean
 
     tree = _tree(args)
@@ -304,7 +304,7 @@ def run_guide(args: argparse.Namespace) -> int:
 
 def _choice_value(choice: str, question: Question, count: int) -> tuple[bool, str | None]:
     """(valid, value) for an option chosen by number or by name; value None means "not sure"."""
-    from advisor.session import NOT_SURE
+    from advisor.decision.session import NOT_SURE
 
     if choice.isdigit():
         number = int(choice)
@@ -333,7 +333,7 @@ def _wrap(text: str, width: int = 78) -> str:
 
 
 def run_tree(args: argparse.Namespace) -> int:
-    from advisor.export import tree_diagram
+    from advisor.export.formats import tree_diagram
 
     tree = _tree(args)
     sys.stdout.write(tree_diagram(tree, args.format, _lang(args)))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from advisor.answers import entry_body, related_titles
-from advisor.index import SearchIndex
+from advisor.reply import entry_body, related_titles
+from advisor.search.index import SearchIndex
 
 
 @dataclass(frozen=True)

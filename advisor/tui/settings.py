@@ -12,7 +12,7 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from advisor.models import LANGUAGES
+from advisor.knowledge.entry import LANGUAGES
 
 SETTINGS_FILE = "tui-settings.json"
 
@@ -22,7 +22,7 @@ class Settings:
     """What the app remembers between runs.
 
     Attributes:
-        lang: Interface language, one of `advisor.models.LANGUAGES`.
+        lang: Interface language, one of `advisor.knowledge.entry.LANGUAGES`.
         theme: Name of the Textual theme, or "" for Textual's default.
     """
 

@@ -16,9 +16,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from advisor.index import SearchIndex, load_index
+from advisor.search.index import SearchIndex, load_index
 from advisor.paths import bundled_knowledge_dir
-from advisor.search import search
+from advisor.search.rank import search
 
 EVAL_DIR = Path(__file__).resolve().parent
 # dev: tuned on. holdout: written with dev, never tuned on. fresh: written later by someone who saw

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from advisor.index import SearchIndex, load_index
+from advisor.search.index import SearchIndex, load_index
 from advisor.paths import bundled_knowledge_dir
 
 

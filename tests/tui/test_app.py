@@ -10,7 +10,7 @@ from textual.command import CommandPalette
 from textual.widgets import Input
 
 from advisor.i18n import labels, t
-from advisor.index import SearchIndex
+from advisor.search.index import SearchIndex
 from advisor.tui.app import AdvisorApp
 from advisor.tui.screens.chat_screen import ChatScreen
 from advisor.tui.screens.help_screen import HelpScreen

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.widgets import Input, Markdown, OptionList
 
-from advisor.index import SearchIndex
-from advisor.search import search
+from advisor.search.index import SearchIndex
+from advisor.search.rank import search
 from advisor.tui.app import AdvisorApp
 from advisor.tui.screens.chat_screen import ChatScreen
 from advisor.tui.screens.entry_screen import EntryScreen

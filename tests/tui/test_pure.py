@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from advisor.index import SearchIndex
-from advisor.session import Session, save_session
-from advisor.trees import bundled_tree_path, load_tree
+from advisor.search.index import SearchIndex
+from advisor.decision.session import Session, save_session
+from advisor.decision.tree import bundled_tree_path, load_tree
 from advisor.tui.answer import Answer
 from advisor.tui.key_labels import binding_label, key_display
 from advisor.tui.question_history import QuestionHistory
-from advisor.tui.question_suggester import QuestionSuggester
+from advisor.search.suggest import QuestionSuggester
 from advisor.tui.session_store import SESSION_FILE, SessionStore
 from advisor.tui.settings import Settings, load_settings, save_settings
 
@@ -145,7 +145,7 @@ def test_answer_from_entry(kb_index: SearchIndex) -> None:
 
 def test_pure_modules_and_the_cli_parser_do_not_import_textual() -> None:
     code = (
-        "import sys, advisor.tui, advisor.tui.settings, advisor.tui.question_suggester, advisor.tui.question_history,"
+        "import sys, advisor.tui, advisor.tui.settings, advisor.search.suggest, advisor.tui.question_history,"
         " advisor.tui.session_store, advisor.tui.answer, advisor.tui.key_labels, advisor.commands.tui;"
         "from advisor.cli import build_parser; build_parser();"
         "print('textual' in sys.modules)"

@@ -13,7 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Header, Static
 
 from advisor.i18n import t
-from advisor.search import MAX_QUERY_CHARS, detect_language, search
+from advisor.search.rank import MAX_QUERY_CHARS, detect_language, search
 from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.tui.answer import Answer
 from advisor.tui.messages import EntryOpenRequested, QuestionAsked, TopicChosen

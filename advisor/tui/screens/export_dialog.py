@@ -14,7 +14,7 @@ from textual.widgets import Button, Input, RadioButton, RadioSet, Static
 
 from advisor.i18n import t
 
-# Export formats as `advisor.export.render` names them, with the label key shown for each.
+# Export formats as `advisor.export.formats.render` names them, with the label key shown for each.
 FORMATS: tuple[tuple[str, str], ...] = (("md", "tui_export_markdown"), ("html", "tui_export_html"), ("json", "tui_export_json"))
 
 

@@ -13,11 +13,11 @@ from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from advisor.export import knowledge_titles, providers_that_fit, render, write_file
+from advisor.export.formats import knowledge_titles, providers_that_fit, render, write_file
 from advisor.i18n import t
 from advisor.problems import UsageError
-from advisor.recommend import Recommendation, recommend
-from advisor.session import Answer, Session
+from advisor.decision.recommend import Recommendation, recommend
+from advisor.decision.session import Answer, Session
 from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.tui.screens.confirm_dialog import ConfirmDialog
 from advisor.tui.screens.export_dialog import ExportDialog, ExportRequest
@@ -34,7 +34,7 @@ class SummaryScreen(Screen[str | None]):
     """Shows the recommendation (deployment, reasons, checklist, assumptions) and the cited entries.
 
     Dismisses "back" (Escape: change answers) or "restart" (Ctrl+R); the wizard underneath acts
-    on it. Export renders and writes with `advisor.export`, the functions the CLI uses.
+    on it. Export renders and writes with `advisor.export.formats`, the functions the CLI uses.
 
     Args:
         session: A finished session.
@@ -97,7 +97,7 @@ class SummaryScreen(Screen[str | None]):
 
         The Markdown export of a recommendation builds some 600 widgets in Textual's Markdown
         viewer (about a second at 80x24); these few dozen Statics say the same, styled by the
-        theme. The files themselves come from `advisor.export`, like the CLI's.
+        theme. The files themselves come from `advisor.export.formats`, like the CLI's.
         """
         rec = self.recommendation
         tree = rec.tree

@@ -14,9 +14,9 @@ from textual.widgets import Header, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from advisor.i18n import t
-from advisor.session import NOT_SURE, Session
+from advisor.decision.session import NOT_SURE, Session
 from advisor.textnorm import strip_terminal_escapes as clean
-from advisor.trees import Question
+from advisor.decision.tree import Question
 from advisor.tui.screens.confirm_dialog import ConfirmDialog
 from advisor.tui.widgets.choice_list import ChoiceList
 from advisor.tui.widgets.localized_footer import LocalizedFooter
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 class WizardScreen(Screen[None]):
-    """Walks the decision tree through `advisor.session.Session`, which owns every rule of the walk.
+    """Walks the decision tree through `advisor.decision.session.Session`, which owns every rule of the walk.
 
     Choosing an option answers the question shown; Escape goes back one question; choosing an
     earlier answer in the side list asks that question again, and the session drops the later

@@ -1,6 +1,6 @@
 """Reading entry files: size and encoding checks, and the front matter / body split.
 
-Kept apart from `advisor.knowledge` so that printing an answer (which needs only the body) never
+Kept apart from `advisor.knowledge.load` so that printing an answer (which needs only the body) never
 imports YAML or markdown-it.
 """
 

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from advisor import yamlsafe
-from advisor.entryfile import LineError, read_text
-from advisor.models import LANGUAGES
+from advisor.files import LineError, read_text
+from advisor.knowledge.entry import LANGUAGES
 from advisor.problems import DataError, Problem
 
 SCHEMA = 1

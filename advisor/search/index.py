@@ -1,7 +1,7 @@
 """The search index: built from the knowledge base, cached on disk, read without YAML.
 
 `advisor ask` should pay for rapidfuzz and a cache read, nothing more. The index is one file in
-the user's cache folder (`advisor.indexfile`: a small marshal header, then packed sections),
+the user's cache folder (`advisor.search.storage`: a small marshal header, then packed sections),
 keyed by every knowledge file's path, size and modification time plus the engine version.
 Phrases, entries and postings stay packed and are decoded one by one as a query touches them
 (read from disk on demand when the file is large), so opening a 100,000-entry index costs about
@@ -18,8 +18,8 @@ from collections import namedtuple
 from collections.abc import Sequence
 from itertools import groupby
 
-from advisor import indexfile
-from advisor.analysis import Analyzer, bigrams
+from advisor.search import storage as indexfile
+from advisor.search.analysis import Analyzer, bigrams
 from advisor.problems import Problem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (1.5 ms of `advisor ask`)
@@ -51,7 +51,7 @@ class EntryMeta(namedtuple("EntryMeta", ("id", "lang", "title", "summary", "rela
 
 
 class SearchIndex:
-    """Read side of the index: views over one index file's sections (`advisor.indexfile`).
+    """Read side of the index: views over one index file's sections (`advisor.search.storage`).
 
     Large tables (phrases, postings, entries) are read and decoded item by item as a query
     touches them; only the header's small data, the topic ids and the analyzer are built up front.
@@ -178,7 +178,7 @@ def build_index(kb: Any, root: StrPath | None = None) -> dict[str, Any]:
     """
     catalogue = None
     if root is not None:
-        from advisor.providers import catalogue_to_data, load_catalogue
+        from advisor.catalogue.model import catalogue_to_data, load_catalogue
 
         catalogue = load_catalogue(root)
     lexicon = kb.lexicon
@@ -283,7 +283,7 @@ def build_index(kb: Any, root: StrPath | None = None) -> dict[str, Any]:
 def _catalogue_triggers(catalogue: Any, terms: dict[str, Any] | None, analyzer: Analyzer, frequency: Callable[[str], int]) -> list[str]:
     if catalogue is None or not catalogue.providers or not terms:
         return []
-    from advisor.provider_answers import trigger_tokens
+    from advisor.catalogue.questions import trigger_tokens
 
     return trigger_tokens(catalogue, terms, analyzer, frequency)
 
@@ -380,7 +380,7 @@ def load_index(root: StrPath, *, use_cache: bool = True) -> SearchIndex:
             return SearchIndex.from_file(path, key)
         except _UNREADABLE:
             pass
-    from advisor.knowledge import load_knowledge
+    from advisor.knowledge.load import load_knowledge
 
     from pathlib import Path
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.session import Answer, Session
-from advisor.trees import CheckItem, Text, Tree
+from advisor.decision.session import Answer, Session
+from advisor.decision.tree import CheckItem, Text, Tree
 
 
 @dataclass(frozen=True)

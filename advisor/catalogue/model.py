@@ -566,8 +566,8 @@ class _Reader:
 
 
 def _read(path: Path) -> tuple[Catalogue, _Reader]:
-    from advisor.entryfile import LineError, read_text
-    from advisor.knowledge import display_path
+    from advisor.files import LineError, read_text
+    from advisor.knowledge.load import display_path
 
     reader = _Reader(display_path(path, path.parent))
     try:

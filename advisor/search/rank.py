@@ -18,7 +18,7 @@ from itertools import chain
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from advisor.index import FULL_WEIGHT, PHRASE_FIELDS, SearchIndex
+from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, SearchIndex
 from advisor.textnorm import has_vietnamese_letters
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (1.5 ms of `advisor ask`)

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from advisor.problems import UsageError
-from advisor.recommend import Recommendation
-from advisor.session import Answer
-from advisor.trees import Node, Tree
+from advisor.decision.recommend import Recommendation
+from advisor.decision.session import Answer
+from advisor.decision.tree import Node, Tree
 
 EXPORT_SCHEMA = 1
 FORMATS: tuple[str, ...] = ("md", "json", "html")
@@ -87,7 +87,7 @@ def record(rec: Recommendation, lang: str) -> dict[str, Any]:
 def render(rec: Recommendation, fmt: str, lang: str, titles: Mapping[str, str] | None = None, providers: Mapping[str, Any] | None = None) -> str:
     """The recommendation as `fmt` (md, json or html) in `lang`.
 
-    `titles` names knowledge ids; `providers` is `advisor.providers.fit_summary()` output, shown
+    `titles` names knowledge ids; `providers` is `advisor.catalogue.model.fit_summary()` output, shown
     as a "providers that fit" section when given.
     """
     if fmt == "json":
@@ -114,9 +114,9 @@ def knowledge_titles(rec: Recommendation, lang: str, index: Any) -> dict[str, st
 
 
 def providers_that_fit(rec: Recommendation, lang: str, kb_root: Path) -> dict[str, Any] | None:
-    """`advisor.providers.fit_summary()` for `rec`; None when the folder has no catalogue."""
+    """`advisor.catalogue.model.fit_summary()` for `rec`; None when the folder has no catalogue."""
     from advisor.problems import DataError
-    from advisor.providers import CATALOGUE_FILE, fit_summary, load_catalogue
+    from advisor.catalogue.model import CATALOGUE_FILE, fit_summary, load_catalogue
 
     if not (kb_root / CATALOGUE_FILE).is_file():
         return None
@@ -131,7 +131,7 @@ def render_for(rec: Recommendation, fmt: str, lang: str, kb_root: Path) -> str:
 
     Titles are decoration: a missing or broken knowledge folder leaves the export naming ids only.
     """
-    from advisor.index import load_index
+    from advisor.search.index import load_index
 
     titles: dict[str, str] = {}
     if kb_root.is_dir():

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from advisor.problems import DataError, Problem, UsageError
-from advisor.trees import Node, Question, Tree
+from advisor.decision.tree import Node, Question, Tree
 
 SESSION_SCHEMA = 1
 # The answer value that means "not sure": the question's default is used and marked assumed.
@@ -247,7 +247,7 @@ def session_json(session: Session) -> str:
 
 def save_session(session: Session, path: Path) -> None:
     """Write the session atomically: a crash mid-write leaves the previous file intact."""
-    from advisor.export import write_file
+    from advisor.export.formats import write_file
 
     write_file(Path(path), session_json(session), force=True)
 

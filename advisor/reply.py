@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 
-from advisor.index import EntryMeta, SearchIndex
-from advisor.search import Hit, Outcome
+from advisor.search.index import EntryMeta, SearchIndex
+from advisor.search.rank import Hit, Outcome
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (1.5 ms of `advisor ask`)
 if TYPE_CHECKING:
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 def entry_body(meta: EntryMeta) -> str:
     """The Markdown body of an entry, read straight from its file (no YAML needed)."""
-    from advisor.entryfile import body_of, read_text
+    from advisor.files import body_of, read_text
 
     try:
         return body_of(read_text(meta.path))
@@ -63,7 +63,7 @@ def outcome_dict(index: SearchIndex, outcome: Outcome, top: int, *, explain: boo
 
 
 def explanation(outcome: Outcome) -> dict[str, Any]:
-    from advisor.search import AMBIGUITY_MARGIN, ANSWER_THRESHOLD
+    from advisor.search.rank import AMBIGUITY_MARGIN, ANSWER_THRESHOLD
 
     best = outcome.best
     return {

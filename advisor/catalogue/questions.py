@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.i18n import t
-from advisor.index import SearchIndex
-from advisor.models import CATALOGUE_WORD_LISTS
-from advisor.providers import (
+from advisor.search.index import SearchIndex
+from advisor.knowledge.entry import CATALOGUE_WORD_LISTS
+from advisor.catalogue.model import (
     FACT_KEYS,
     Catalogue,
     Fact,
@@ -224,7 +224,7 @@ def answer_provider_question(index: SearchIndex, query: str, lang: str | None = 
         return None
     if lang is None:
         from advisor.i18n import default_language
-        from advisor.search import detect_language
+        from advisor.search.rank import detect_language
 
         lang = detect_language(index, query) or default_language()
     if question.providers and question.other_words <= MAX_OTHER_WORDS:
@@ -253,7 +253,7 @@ def _fact_block(provider: Provider, fact: Fact, lang: str, *, detailed: bool) ->
 
 
 def _footer(lang: str, as_of: str | None) -> list[str]:
-    from advisor.providers import reminder
+    from advisor.catalogue.model import reminder
 
     lines = ["", f"_{reminder(lang, as_of)}_"]
     if lang != "en":

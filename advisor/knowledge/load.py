@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from advisor import yamlsafe
-from advisor.entryfile import LineError
-from advisor.entryfile import read_text, split_front_matter
-from advisor.models import CATALOGUE_WORD_LISTS, LANGUAGES, Entry, Lexicon
+from advisor.files import LineError
+from advisor.files import read_text, split_front_matter
+from advisor.knowledge.entry import CATALOGUE_WORD_LISTS, LANGUAGES, Entry, Lexicon
 from advisor.problems import Problem
 from advisor.textnorm import fold
 
@@ -244,7 +244,7 @@ def _catalogue_questions(raw: Any, doc: yamlsafe.YamlDoc, display: str, words: A
     if not isinstance(raw, dict):
         problems.append(Problem(display, doc.line(section), f"'{section}' must be a mapping"))
         return None
-    from advisor.providers import FACT_KEYS, NEEDS
+    from advisor.catalogue.model import FACT_KEYS, NEEDS
 
     known = {"features", *CATALOGUE_WORD_LISTS}
     for key in raw:

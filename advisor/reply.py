@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 
 def entry_body(meta: EntryMeta) -> str:
     """The Markdown body of an entry, read straight from its file (no YAML needed)."""
-    from advisor.files import body_of, read_text
+    from advisor.files import read_text
+    from advisor.knowledge.body import body_of
 
     try:
         return body_of(read_text(meta.path))

@@ -18,7 +18,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from advisor.problems import Problem
+from advisor.problems import InvalidInput, Problem
 
 CATALOGUE_FILE = "providers.yaml"
 SCHEMA = 1
@@ -87,7 +87,7 @@ def need_fact(need: str) -> str:
     return "interconnect" if need in _FABRIC_NEEDS else _VALUE_NEEDS[need][0]
 
 
-class UnknownNeed(ValueError):
+class UnknownNeed(InvalidInput):
     """A need outside `NEEDS`; the CLI turns it into a usage error naming the allowed needs."""
 
     def __init__(self, need: str) -> None:
@@ -566,8 +566,7 @@ class _Reader:
 
 
 def _read(path: Path) -> tuple[Catalogue, _Reader]:
-    from advisor.files import LineError, read_text
-    from advisor.knowledge.load import display_path
+    from advisor.files import LineError, display_path, read_text
 
     reader = _Reader(display_path(path, path.parent))
     try:

@@ -90,12 +90,13 @@ def _format(args: argparse.Namespace) -> str:
 
 
 def _emit(args: argparse.Namespace, rec: Recommendation, lang: str, out: TextIO) -> int:
-    from advisor.export.formats import render_for, write_file
+    from advisor.export.formats import render_for
+    from advisor.files import atomic_write
     from advisor.paths import knowledge_dir
 
     text = render_for(rec, _format(args), lang, knowledge_dir(getattr(args, "kb", None)))
     if args.output and args.output != "-":
-        write_file(Path(args.output), text, force=args.force)
+        atomic_write(args.output, text, force=args.force)
         print(rec.tree.label("written", lang, path=args.output), file=sys.stderr)
     else:
         out.write(text)

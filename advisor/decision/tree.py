@@ -23,7 +23,7 @@ from typing import Any
 
 from advisor import yamlsafe
 from advisor.files import LineError, read_text
-from advisor.knowledge.entry import LANGUAGES
+from advisor.i18n import LANGUAGES
 from advisor.problems import DataError, Problem
 
 SCHEMA = 1

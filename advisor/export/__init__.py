@@ -1,0 +1,1 @@
+"""Recommendations as shareable files."""

@@ -1,8 +1,7 @@
 """Recommendations as shareable files: Markdown, JSON and a self-contained printable HTML page.
 
-`render()` turns a recommendation into text in one language and `write_file()` puts it on disk
-atomically; the CLI, the guide and the TUI all call these two, so every front end exports the same
-thing. Text from the tree or the knowledge base is data, never markup: Markdown output neutralises
+`render()` turns a recommendation into text in one language; the CLI, the guide and the TUI all
+call it and write with `advisor.files.atomic_write`, so every front end exports the same thing. Text from the tree or the knowledge base is data, never markup: Markdown output neutralises
 anything that could start a heading, list, table cell, code span or HTML tag, and HTML output
 passes every value through `html.escape`.
 """
@@ -11,14 +10,11 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from advisor.problems import UsageError
 from advisor.decision.recommend import Recommendation
 from advisor.decision.session import Answer
 from advisor.decision.tree import Node, Tree
@@ -438,66 +434,6 @@ def _providers_html(providers: Mapping[str, Any], lang: str, e: Any) -> list[str
         )
         out.append(f"<li><strong>{e(found['name'])}</strong> <code>{e(found['id'])}</code>: {e(found['status_text'])}" + (f'<ul class="refs">{verify}</ul>' if verify else "") + "</li>")
     return out + [f'</ul><p class="because">{e(providers["reminder"])}</p></section>']
-
-
-# ----------------------------------------------------------------------------- files
-
-
-def write_file(path: Path | str, text: str, force: bool = False) -> None:
-    """Write `text` to `path` atomically (temp file in the same folder, then rename).
-
-    An existing file is never replaced without `force` (`UsageError`, one line). If anything fails
-    the previous file is left exactly as it was and no temporary file is left behind.
-    """
-    path = Path(path)
-    if path.is_dir():
-        raise UsageError(f"{path} is a folder, not a file")
-    if not force and path.exists():
-        raise UsageError(f"{path} already exists; use --force to overwrite it")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise UsageError(f"cannot write {path}: folder {folder} does not exist")
-    try:
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-    except OSError:
-        mode = 0o644
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as error:
-        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, mode)
-        if force:
-            os.replace(temporary, path)
-        else:
-            _create_exclusively(temporary, path)
-    except BaseException as error:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        if isinstance(error, OSError):
-            raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
-        raise
-
-
-def _create_exclusively(temporary: str, path: Path) -> None:
-    """Move the finished file into place without ever replacing a file created meanwhile."""
-    try:
-        os.link(temporary, path)  # fails if `path` appeared since the check above
-    except FileExistsError:
-        raise UsageError(f"{path} already exists; use --force to overwrite it") from None
-    except OSError:
-        # Some file systems have no hard links; the existence check above has to do.
-        if path.exists():
-            raise UsageError(f"{path} already exists; use --force to overwrite it") from None
-        os.replace(temporary, path)
-        return
-    os.unlink(temporary)
 
 
 # ----------------------------------------------------------------------------- tree diagrams

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-LANGUAGES: tuple[str, ...] = ("en", "vi")
 # The word lists of `catalogue_questions` in lexicon.yaml (see `Lexicon.catalogue`).
 CATALOGUE_WORD_LISTS: tuple[str, ...] = (
     "filler",

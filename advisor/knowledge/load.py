@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from advisor import yamlsafe
-from advisor.files import LineError
-from advisor.files import read_text, split_front_matter
-from advisor.knowledge.entry import CATALOGUE_WORD_LISTS, LANGUAGES, Entry, Lexicon
+from advisor.files import LineError, display_path, read_text
+from advisor.knowledge.body import split_front_matter
+from advisor.i18n import LANGUAGES
+from advisor.knowledge.entry import CATALOGUE_WORD_LISTS, Entry, Lexicon
 from advisor.problems import Problem
 from advisor.textnorm import fold
 
@@ -180,13 +181,6 @@ def entry_files(root: Path) -> list[Path]:
         except OSError:
             continue
     return files
-
-
-def display_path(path: Path, root: Path) -> str:
-    try:
-        return str(path.relative_to(root.parent))
-    except ValueError:
-        return str(path)
 
 
 def load_lexicon(root: Path, problems: list[Problem]) -> Lexicon:

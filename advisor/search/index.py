@@ -396,21 +396,16 @@ def load_index(root: StrPath, *, use_cache: bool = True) -> SearchIndex:
 
 
 def _save(path: str, parts: Iterable[bytes]) -> bool:
-    """Write atomically; a cache that cannot be written is not an error, only slower next time.
+    """Write the cache; one that cannot be written is not an error, only slower next time.
 
     Readers may have the old file open: it is replaced, never rewritten in place.
     """
-    temporary = f"{path}.{os.getpid()}.tmp"
+    from advisor.files import atomic_write
+    from advisor.problems import OutputError
+
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(temporary, "wb") as handle:
-            for part in parts:
-                handle.write(part)
-        os.replace(temporary, path)
-        return True
-    except (OSError, ValueError):
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+        atomic_write(path, parts, force=True)
+    except (OSError, OutputError):
         return False
+    return True

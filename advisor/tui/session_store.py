@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from advisor.problems import UsageError
+from advisor.problems import OutputError
 from advisor.decision.session import Session, SessionFileError, load_session, save_session
 from advisor.decision.tree import Tree
 
@@ -68,7 +68,7 @@ class SessionStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             save_session(session, self.path)
-        except (OSError, ValueError, UsageError) as error:  # write_file reports I/O failures as UsageError
+        except (OSError, ValueError, OutputError) as error:
             return str(error)
         return None
 

@@ -13,9 +13,10 @@ from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from advisor.export.formats import knowledge_titles, providers_that_fit, render, write_file
+from advisor.export.formats import knowledge_titles, providers_that_fit, render
+from advisor.files import atomic_write
 from advisor.i18n import t
-from advisor.problems import UsageError
+from advisor.problems import OutputError
 from advisor.decision.recommend import Recommendation, recommend
 from advisor.decision.session import Answer, Session
 from advisor.textnorm import strip_terminal_escapes as clean
@@ -225,8 +226,8 @@ class SummaryScreen(Screen[str | None]):
         """
         lang = self.advisor.lang
         try:
-            write_file(request.path, self.export_text(request.fmt, lang), force=force)
-        except (UsageError, OSError, ValueError) as error:
+            atomic_write(request.path, self.export_text(request.fmt, lang), force=force)
+        except (OutputError, OSError, ValueError) as error:
             self.notify(t("tui_export_failed", lang, reason=str(error)), severity="error", timeout=10)
             return False
         self.exported.append(request.path)

@@ -9,7 +9,8 @@ and use `os.path`: `advisor ask` needs only them, and importing pathlib would co
 from __future__ import annotations
 
 import os
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (1.5 ms of `advisor ask`)
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from pathlib import Path
 

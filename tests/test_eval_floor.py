@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.search.index import load_index
+from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
 from tests.eval.report import evaluate, load_questions
 
@@ -19,7 +19,7 @@ FLOORS = {
 
 @pytest.fixture(scope="module")
 def index():
-    return load_index(bundled_knowledge_dir(), use_cache=False)
+    return open_index(bundled_knowledge_dir(), use_cache=False)
 
 
 @pytest.mark.parametrize("name", sorted(FLOORS))

@@ -14,11 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from advisor.export.formats import md_text, record, render, tree_diagram
+from advisor.decision.diagram import tree_diagram
+from advisor.export import render as render_view
+from advisor.export.markdown import md_text
+from advisor.export.view import build_view
 from advisor.files import atomic_write
 from advisor.decision.recommend import Recommendation, recommend
 from advisor.decision.session import complete
-from advisor.decision.tree import Tree, bundled_tree_path, load_tree
+from advisor.decision.tree import Tree
+from advisor.decision.validate import bundled_tree_path, load_tree
 
 GOLDEN = Path(__file__).parent / "golden"
 TREES = Path(__file__).parent / "data" / "trees"
@@ -33,6 +37,14 @@ PERSONA = {
     "idle": "yes",
 }  # drivers is left out on purpose: it shows up as an assumption
 TITLES = {"mig": "MIG (Multi-Instance GPU): hardware-isolated GPU slices"}
+
+
+def render(rec: Recommendation, fmt: str, lang: str, titles: dict[str, str] | None = None) -> str:
+    return render_view(build_view(rec, lang, titles), fmt)
+
+
+def record(rec: Recommendation, lang: str) -> dict:
+    return build_view(rec, lang).record()
 
 
 @pytest.fixture(scope="module")

@@ -167,12 +167,15 @@ def test_catalogue_question_terms_are_validated(tiny_kb: Path) -> None:
         "  surprise: [x]\n",
         encoding="utf-8",
     )
-    kb = load_knowledge(tiny_kb)
-    found = [str(p) for p in kb.problems]
+    from advisor.catalogue.terms import load_terms
+
+    problems: list = []
+    terms = load_terms(tiny_kb, problems)
+    found = [str(p) for p in problems]
     assert any(m.startswith("kb/lexicon.yaml:3: unknown fact 'colour'") for m in found)
     assert any(m.startswith("kb/lexicon.yaml:4: unknown need 'warp-drive'") for m in found)
     assert "kb/lexicon.yaml:5: a feature needs 'phrases' and 'facts' lists (and 'need': a need or null)" in found
     assert any(m.startswith("kb/lexicon.yaml:7: unknown key 'catalogue_questions.surprise'") for m in found)
-    assert kb.lexicon.catalogue is not None
-    assert kb.lexicon.catalogue["features"] == [[["mig"], ["mig"], "mig"], [["ib"], ["interconnect"], None]]
-    assert kb.lexicon.catalogue["filler"] == ["support"]
+    assert terms is not None
+    assert terms["features"] == [[["mig"], ["mig"], "mig"], [["ib"], ["interconnect"], None]]
+    assert terms["filler"] == ["support"]

@@ -18,7 +18,8 @@ from advisor.decision.session import (
     load_session,
     save_session,
 )
-from advisor.decision.tree import Tree, bundled_tree_path, load_tree
+from advisor.decision.tree import Tree
+from advisor.decision.validate import bundled_tree_path, load_tree
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,8 @@ from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (1.5 ms of `advisor ask`)
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import IO, Any
 

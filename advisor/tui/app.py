@@ -92,9 +92,9 @@ class AdvisorApp(App[None]):
     def index(self) -> SearchIndex:
         """The search index, loaded on first use."""
         if self._index is None:
-            from advisor.search.index import load_index
+            from advisor.library import open_index
 
-            self._index = load_index(self.kb_root)
+            self._index = open_index(self.kb_root)
         return self._index
 
     @property
@@ -108,7 +108,7 @@ class AdvisorApp(App[None]):
     def tree(self) -> Tree:
         """The decision tree, loaded on first use (`DataError` when it cannot be used)."""
         if self._tree is None:
-            from advisor.decision.tree import bundled_tree_path, load_tree
+            from advisor.decision.validate import bundled_tree_path, load_tree
 
             self._tree = load_tree(self.tree_path or bundled_tree_path())
         return self._tree

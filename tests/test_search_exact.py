@@ -14,7 +14,7 @@ import pytest
 from rapidfuzz import fuzz, process
 
 import advisor.search.rank as engine
-from advisor.search import storage as indexfile
+from advisor.search import storage
 from advisor.library import open_index
 from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, SearchIndex
 from advisor.paths import bundled_knowledge_dir
@@ -93,9 +93,9 @@ def test_common_token_lookup_gives_the_walk_it_replaces(bundled: SearchIndex, mo
 
 
 def test_an_index_read_from_disk_answers_as_one_in_memory(bundled: SearchIndex, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(indexfile, "READ_WHOLE_BYTES", 0)  # as for a large folder
+    monkeypatch.setattr(storage, "READ_WHOLE_BYTES", 0)  # as for a large folder
     on_disk = open_index(bundled_knowledge_dir())
-    assert isinstance(on_disk.postings.lookup.names._blob, indexfile.FileSection)
+    assert isinstance(on_disk.postings.lookup.names._blob, storage.FileSection)
     for question in _questions()[:150]:
         assert engine.search(on_disk, question) == engine.search(bundled, question)
     assert [on_disk.meta(i) for i in range(len(on_disk.entries))] == [bundled.meta(i) for i in range(len(bundled.entries))]

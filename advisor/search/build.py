@@ -13,7 +13,7 @@ from collections.abc import Callable
 from itertools import groupby
 from typing import Any
 
-from advisor.search import storage
+from advisor.search import storage, tables
 from advisor.search.analysis import Analyzer, bigrams
 from advisor.search.index import FIELD_WEIGHTS, FULL_WEIGHT, INDEX_VERSION, PHRASE_FIELDS, TF_BONUS, encode_posting
 
@@ -35,9 +35,9 @@ def build_index(kb: Any, attach: Attach | None = None) -> dict[str, Any]:
     topic_number = {topic: i for i, topic in enumerate(topics)}
     ordered = sorted(kb.entries, key=lambda e: (topic_number[e.id], e.lang))
     langs = sorted({entry.lang for entry in ordered})
-    phrases = storage.StringPacker(lines=True)
-    sorted_phrases = storage.StringPacker(lines=True)  # tokens sorted: token_sort_ratio is a ratio of these
-    phrase_text = storage.StringPacker()
+    phrases = tables.StringPacker(lines=True)
+    sorted_phrases = tables.StringPacker(lines=True)  # tokens sorted: token_sort_ratio is a ratio of these
+    phrase_text = tables.StringPacker()
     phrase_field = bytearray()
     phrase_entry = array("i")
     topic_phrase_start = [0] * (len(topics) + 1)
@@ -96,21 +96,21 @@ def build_index(kb: Any, attach: Attach | None = None) -> dict[str, Any]:
     del feature_number
     vocabulary_text, vocabulary = _vocabulary(features, posting_lists, analyzer)
     sections: dict[str, bytes] = {"topics": "\n".join(topics).encode("utf-8")}
-    sections["entries"], sections["entry_offsets"] = storage.pack_records(
+    sections["entries"], sections["entry_offsets"] = tables.pack_records(
         [e.id, e.lang, e.title, e.summary, list(e.related), list(e.sources), e.path] for e in ordered
     )
     sections["entry_lang"] = bytes(langs.index(e.lang) for e in ordered)
-    sections["topic_entry_start"] = storage.ints(topic_entry_start)
+    sections["topic_entry_start"] = tables.ints(topic_entry_start)
     sections["phrases"], sections["phrase_offsets"] = phrases.packed()
     sections["sorted_phrases"], sections["sorted_phrase_offsets"] = sorted_phrases.packed()
     sections["phrase_text"], sections["phrase_text_offsets"] = phrase_text.packed()
     del phrases, sorted_phrases, phrase_text
     sections["phrase_field"] = bytes(phrase_field)
     sections["phrase_entry"] = phrase_entry.tobytes()
-    sections["topic_phrase_start"] = storage.ints(topic_phrase_start)
-    sections["features"], sections["feature_offsets"], sections["feature_table"] = storage.pack_table(features)
+    sections["topic_phrase_start"] = tables.ints(topic_phrase_start)
+    sections["features"], sections["feature_offsets"], sections["feature_table"] = tables.pack_table(features)
     del features
-    sections["posting_starts"], sections["postings"] = storage.pack_postings(posting_lists)
+    sections["posting_starts"], sections["postings"] = tables.pack_postings(posting_lists)
     del posting_lists
     sections["vocabulary"] = vocabulary_text
     return {

@@ -15,7 +15,7 @@ import math
 from collections import namedtuple
 from collections.abc import Sequence
 
-from advisor.search import storage
+from advisor.search import storage, tables
 from advisor.search.analysis import Analyzer
 from advisor.problems import Problem
 
@@ -61,16 +61,16 @@ class SearchIndex:
         self.data = data
         topics = str(sections["topics"][:], "utf-8")
         self.topics: list[str] = topics.split("\n") if topics else []
-        self.entries: Sequence[list[Any]] = storage.Records(sections["entries"], sections["entry_offsets"])
+        self.entries: Sequence[list[Any]] = tables.Records(sections["entries"], sections["entry_offsets"])
         self.topic_entries: Sequence[dict[str, int]] = _TopicEntries(data["langs"], sections["entry_lang"], sections["topic_entry_start"].cast("i"))
-        self.phrases = storage.Strings(sections["phrases"], sections["phrase_offsets"], lines=True)
-        self.sorted_phrases = storage.Strings(sections["sorted_phrases"], sections["sorted_phrase_offsets"], lines=True)
-        self.phrase_text = storage.Strings(sections["phrase_text"], sections["phrase_text_offsets"])
+        self.phrases = tables.Strings(sections["phrases"], sections["phrase_offsets"], lines=True)
+        self.sorted_phrases = tables.Strings(sections["sorted_phrases"], sections["sorted_phrase_offsets"], lines=True)
+        self.phrase_text = tables.Strings(sections["phrase_text"], sections["phrase_text_offsets"])
         self.phrase_field: Sequence[int] = sections["phrase_field"]
         self.phrase_entry: Sequence[int] = sections["phrase_entry"].cast("i")
         self.topic_phrase_start: Sequence[int] = sections["topic_phrase_start"].cast("i")
-        features = storage.Lookup(sections["features"], sections["feature_offsets"], sections["feature_table"])
-        self.postings = storage.Postings(features, sections["posting_starts"], sections["postings"])
+        features = tables.Lookup(sections["features"], sections["feature_offsets"], sections["feature_table"])
+        self.postings = tables.Postings(features, sections["posting_starts"], sections["postings"])
         self.markers: dict[str, list[str]] = data["markers"]
         self.problems = [Problem(*p) for p in data["problems"]]
         self.analyzer = Analyzer.build(frozenset(data["stopwords"]), data["synonyms"])

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from advisor.problems import DataError, UsageError
+from advisor.problems import AdvisorError, DataError
 
 COMMANDS: tuple[str, ...] = ("ask", "show", "list", "check", "recommend", "guide", "tree", "providers", "tui")
 _MODULES = {"ask": "ask", "show": "ask", "list": "ask", "check": "check", "recommend": "decide", "guide": "decide", "tree": "decide", "providers": "providers", "tui": "tui"}
@@ -111,11 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     try:
         return int(args.run(args))
-    except UsageError as error:
-        print(f"advisor: error: {error}", file=sys.stderr)
-        return 2
     except DataError as error:
         print(error.problem, file=sys.stderr)
+        return 2
+    except AdvisorError as error:  # usage, invalid answers or needs, output that cannot be written
+        print(f"advisor: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -6,13 +6,13 @@ import json
 import os
 from functools import lru_cache
 
+# Every language advisor speaks: the knowledge, the trees and the interface come in each.
+LANGUAGES: tuple[str, ...] = ("en", "vi")
 _FOLDER = os.path.join(os.path.dirname(os.path.realpath(__file__)), "locales")
 
 
 @lru_cache(maxsize=None)
 def labels(lang: str) -> dict[str, str]:
-    from advisor.models import LANGUAGES  # here, not above: models' dataclasses cost `ask` a millisecond
-
     with open(os.path.join(_FOLDER, f"{lang if lang in LANGUAGES else 'en'}.json"), encoding="utf-8") as handle:
         return json.load(handle)
 

@@ -1,14 +1,17 @@
-"""Problems found in data files, reported as `path:line: message`."""
+"""What can go wrong, as the engine reports it: data-file problems and domain errors.
+
+The engine raises these and never decides an exit status; `advisor.cli` maps every
+`AdvisorError` to exit status 2 and one line on standard error, and the app shows the same line
+as a notification.
+"""
 
 from __future__ import annotations
 
 from collections import namedtuple
 
 
-# A `collections.namedtuple` rather than a dataclass or `typing.NamedTuple`: `advisor ask` imports
-# this module, and `dataclasses` (with the `inspect` and `ast` it pulls in) or `typing` cost more
-# start-up than the search itself (issue 5). The record stays immutable, compared and ordered
-# field by field.
+# A `collections.namedtuple`, not a dataclass or `typing.NamedTuple`: `advisor ask` imports this
+# module, and dataclasses (with the inspect and ast it pulls in) cost it more than its search.
 class Problem(namedtuple("Problem", ("path", "line", "message", "warning"), defaults=(False,))):
     """One thing wrong with a data file.
 
@@ -23,7 +26,11 @@ class Problem(namedtuple("Problem", ("path", "line", "message", "warning"), defa
         return f"{self.path}:{self.line}: {prefix}{self.message}"
 
 
-class DataError(Exception):
+class AdvisorError(Exception):
+    """An error the user can act on; its message is one line."""
+
+
+class DataError(AdvisorError):
     """A data file that cannot be used at all; carries the problem to report."""
 
     def __init__(self, problem: Problem) -> None:
@@ -31,5 +38,17 @@ class DataError(Exception):
         self.problem = problem
 
 
-class UsageError(Exception):
-    """Bad input from the user (arguments, answers files): exit status 2, one line."""
+class InvalidInput(AdvisorError, ValueError):
+    """A value the user gave the engine is not allowed: an answer, a need, a move in the guide."""
+
+
+class OutputError(AdvisorError):
+    """Output cannot be written where the user asked (a folder in the way, no space, no folder)."""
+
+
+class OutputExists(OutputError):
+    """The output file exists and replacing it was not asked for."""
+
+
+class UsageError(AdvisorError):
+    """Command-line misuse (arguments, files named on the command line); raised by `commands/` only."""

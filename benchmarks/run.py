@@ -245,10 +245,10 @@ def warm_search(root: Path, cache: Path, label: str) -> tuple[list[str], dict[st
     os.environ["ADVISOR_CACHE_DIR"] = str(cache)
     from rapidfuzz import process
 
-    from advisor.index import load_index
-    from advisor.search import search
+    from advisor.library import open_index
+    from advisor.search.rank import search
 
-    index = load_index(root)
+    index = open_index(root)
     queries = list(QUERIES)
     if label != "bundled":
         queries += _generated_queries(index)
@@ -297,7 +297,7 @@ def _generated_queries(index: object) -> list[str]:
 # 3. Scaling -----------------------------------------------------------------------------------
 
 
-BUILD_PROBE = "import sys; from pathlib import Path; from advisor.index import load_index; load_index(Path(sys.argv[1]))"
+BUILD_PROBE = "import sys; from pathlib import Path; from advisor.library import open_index; open_index(Path(sys.argv[1]))"
 
 
 def scaling(root: Path, cache: Path, label: str, runs: int) -> tuple[list[str], dict[str, float]]:
@@ -347,14 +347,14 @@ def tui(work: Path, runs: int) -> str:
     paint = statistics.median(f[2] for f in first)
 
     os.environ["ADVISOR_CACHE_DIR"] = str(work / "cache-startup")
-    from advisor.index import load_index
+    from advisor.library import open_index
     from advisor.paths import bundled_knowledge_dir
 
     try:
-        from advisor.tui.question_suggester import QuestionSuggester
+        from advisor.search.suggest import QuestionSuggester
     except ImportError as error:
         return f"skipped: {error}"
-    index = load_index(bundled_knowledge_dir())
+    index = open_index(bundled_knowledge_dir())
     started = time.perf_counter()
     suggester = QuestionSuggester(index)
     built = time.perf_counter() - started

@@ -157,7 +157,7 @@ def test_output_file_and_force(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_a_broken_tree_file_is_one_problem_line(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(capsys, "recommend", "--tree", str(TREES / "cycle.yaml"))
     assert code == 2 and out == ""
-    assert err == "trees/cycle.yaml:84: cycle in the flow: first → idle → first\n"
+    assert err == "trees/cycle.yaml:50: cycle in the flow: first → idle → first\n"
 
 
 def test_a_custom_tree(capsys: pytest.CaptureFixture[str]) -> None:

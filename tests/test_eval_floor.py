@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from advisor.index import load_index
+from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
 from tests.eval.report import evaluate, load_questions
 
@@ -19,7 +19,7 @@ FLOORS = {
 
 @pytest.fixture(scope="module")
 def index():
-    return load_index(bundled_knowledge_dir(), use_cache=False)
+    return open_index(bundled_knowledge_dir(), use_cache=False)
 
 
 @pytest.mark.parametrize("name", sorted(FLOORS))
@@ -43,7 +43,7 @@ def test_every_slice_and_id_is_represented() -> None:
 
 @pytest.mark.parametrize(("slice_name", "lang"), [("en", "en"), ("vi", "vi"), ("vi_nodiac", "vi")])
 def test_answer_language_is_detected(index, slice_name: str, lang: str) -> None:
-    from advisor.search import detect_language
+    from advisor.search.rank import detect_language
     from tests.eval.report import SETS
 
     questions = [q["q"] for name in SETS for q in load_questions(name) if q["slice"] == slice_name]

@@ -14,11 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from advisor.export import md_text, record, render, tree_diagram, write_file
-from advisor.problems import UsageError
-from advisor.recommend import Recommendation, recommend
-from advisor.session import complete
-from advisor.trees import Tree, bundled_tree_path, load_tree
+from advisor.decision.diagram import tree_diagram
+from advisor.export import render as render_view
+from advisor.export.markdown import md_text
+from advisor.export.view import build_view
+from advisor.files import atomic_write
+from advisor.decision.recommend import Recommendation, recommend
+from advisor.decision.session import complete
+from advisor.decision.tree import Tree
+from advisor.decision.validate import bundled_tree_path, load_tree
 
 GOLDEN = Path(__file__).parent / "golden"
 TREES = Path(__file__).parent / "data" / "trees"
@@ -33,6 +37,14 @@ PERSONA = {
     "idle": "yes",
 }  # drivers is left out on purpose: it shows up as an assumption
 TITLES = {"mig": "MIG (Multi-Instance GPU): hardware-isolated GPU slices"}
+
+
+def render(rec: Recommendation, fmt: str, lang: str, titles: dict[str, str] | None = None) -> str:
+    return render_view(build_view(rec, lang, titles), fmt)
+
+
+def record(rec: Recommendation, lang: str) -> dict:
+    return build_view(rec, lang).record()
 
 
 @pytest.fixture(scope="module")
@@ -197,55 +209,9 @@ def test_diagram_labels_cannot_break_out(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------- files
 
 
-def test_write_file_creates_and_refuses_to_overwrite(tmp_path: Path) -> None:
-    path = tmp_path / "out.md"
-    write_file(path, "first\n")
-    assert path.read_text(encoding="utf-8") == "first\n"
-    with pytest.raises(UsageError) as caught:
-        write_file(path, "second\n")
-    assert str(caught.value) == f"{path} already exists; use --force to overwrite it"
-    assert path.read_text(encoding="utf-8") == "first\n"
-    write_file(path, "second\n", force=True)
-    assert path.read_text(encoding="utf-8") == "second\n"
-    assert [p.name for p in tmp_path.iterdir()] == ["out.md"]
-
-
-def test_write_file_refuses_folders_and_missing_parents(tmp_path: Path) -> None:
-    with pytest.raises(UsageError, match="is a folder"):
-        write_file(tmp_path, "x", force=True)
-    with pytest.raises(UsageError, match="does not exist"):
-        write_file(tmp_path / "missing" / "out.md", "x")
-
-
-def test_a_failed_replace_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "out.html"
-    path.write_text("old contents", encoding="utf-8")
-
-    def broken_replace(src: str, dst: str) -> None:
-        raise OSError(5, "Input/output error")
-
-    monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(UsageError, match="cannot write .*Input/output error"):
-        write_file(path, "new contents", force=True)
-    assert path.read_text(encoding="utf-8") == "old contents"
-    assert [p.name for p in tmp_path.iterdir()] == ["out.html"]
-
-
-def test_a_failed_write_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "out.json"
-
-    def broken_fsync(fd: int) -> None:
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(os, "fsync", broken_fsync)
-    with pytest.raises(UsageError, match="No space left on device"):
-        write_file(path, "{}")
-    assert list(tmp_path.iterdir()) == []
-
-
 def test_written_files_are_utf8_with_unix_newlines(persona: Recommendation, tmp_path: Path) -> None:
     path = tmp_path / "vi.md"
-    write_file(path, render(persona, "md", "vi"))
+    atomic_write(path, render(persona, "md", "vi"))
     raw = path.read_bytes()
     assert b"\r\n" not in raw
     assert "Khuyến nghị".encode() in raw

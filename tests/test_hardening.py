@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.cli import main
-from advisor.index import load_index
-from advisor.knowledge import collection_problems, load_knowledge
+from advisor.library import open_index
+from advisor.knowledge.load import collection_problems, load_knowledge
 from tests.conftest import write_entry
 
 PROBLEM_LINE = re.compile(r"^.+:\d+: .+$")
@@ -81,8 +81,8 @@ def test_over_long_question_is_cut_with_a_notice(capsys: pytest.CaptureFixture[s
 
 def test_index_of_an_empty_folder_answers_nothing(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
-    index = load_index(tmp_path / "empty")
-    from advisor.search import search
+    index = open_index(tmp_path / "empty")
+    from advisor.search.rank import search
 
     assert not search(index, "mig").answered
 
@@ -101,7 +101,7 @@ TREE_FRAGMENTS = [
 def test_tree_validator_survives_generated_broken_trees(pieces: list[str], noise: bytes) -> None:
     import tempfile
 
-    from advisor.trees import tree_problems
+    from advisor.decision.validate import tree_problems
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "tree.yaml"
@@ -112,7 +112,7 @@ def test_tree_validator_survives_generated_broken_trees(pieces: list[str], noise
 
 
 def test_python_tags_are_rejected_in_trees_and_answers_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from advisor.trees import tree_problems
+    from advisor.decision.validate import tree_problems
 
     marker = tmp_path / "pwned"
     payload = f"!!python/object/apply:os.system ['touch {marker}']"
@@ -127,7 +127,7 @@ def test_python_tags_are_rejected_in_trees_and_answers_files(tmp_path: Path, cap
 
 
 def test_future_version_session_is_moved_aside_not_deleted(tmp_path: Path) -> None:
-    from advisor.trees import bundled_tree_path, load_tree
+    from advisor.decision.validate import bundled_tree_path, load_tree
     from advisor.tui.session_store import SESSION_FILE, SessionStore
 
     saved = tmp_path / SESSION_FILE

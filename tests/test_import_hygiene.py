@@ -12,7 +12,7 @@ PROBE = """
 import json, sys
 from advisor.cli import main
 code = main(sys.argv[1:])
-heavy = sorted(m for m in ("textual", "yaml", "markdown_it", "rich", "numpy", "advisor.provider_answers") if m in sys.modules)
+heavy = sorted(m for m in ("textual", "yaml", "markdown_it", "rich", "numpy", "advisor.catalogue.questions") if m in sys.modules)
 print("\\nMODULES=" + json.dumps(heavy), file=sys.stderr)
 """
 
@@ -35,7 +35,7 @@ def test_warm_ask_imports_only_what_it_needs() -> None:
 
 def test_domain_modules_never_import_textual() -> None:
     code = (
-        "import sys, advisor.search, advisor.index, advisor.knowledge, advisor.answers, advisor.cli;"
+        "import sys, advisor.search.rank, advisor.search.index, advisor.knowledge.load, advisor.reply, advisor.cli;"
         "print('textual' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

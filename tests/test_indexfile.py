@@ -1,4 +1,4 @@
-"""The index file's packed tables (`advisor.indexfile`), read in memory and from disk alike."""
+"""The index file's packed tables (`advisor.search.storage`), read in memory and from disk alike."""
 
 from __future__ import annotations
 
@@ -8,19 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from advisor import indexfile
-from advisor.indexfile import Lookup, Postings, Records, Strings
+from advisor.search import storage, tables
+from advisor.search.tables import Lookup, Postings, Records, Strings
 
 
 def _both(tmp_path: Path, header: dict, sections: dict[str, bytes], monkeypatch: pytest.MonkeyPatch) -> list[tuple[dict, dict]]:
     """The same file opened in memory and through on-demand reads (as a large index is)."""
-    data = indexfile.pack(header, sections)
+    data = storage.pack(header, sections)
     path = tmp_path / "index.bin"
     path.write_bytes(data)
-    in_memory = indexfile.unpack(data)
-    monkeypatch.setattr(indexfile, "READ_WHOLE_BYTES", 0)
-    on_disk = indexfile.open_file(str(path))
-    assert isinstance(next(iter(on_disk[1].values())), indexfile.FileSection)
+    in_memory = storage.unpack(data)
+    monkeypatch.setattr(storage, "READ_WHOLE_BYTES", 0)
+    on_disk = storage.open_file(str(path))
+    assert isinstance(next(iter(on_disk[1].values())), storage.FileSection)
     return [in_memory, on_disk]
 
 
@@ -32,13 +32,13 @@ def test_header_and_sections_round_trip(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_the_file_starts_with_a_marshal_header() -> None:
-    header = marshal.loads(indexfile.pack({"key": "k"}, {"x": b"123"}))
-    assert header["key"] == "k" and header["format"] == indexfile.FORMAT
+    header = marshal.loads(storage.pack({"key": "k"}, {"x": b"123"}))
+    assert header["key"] == "k" and header["format"] == storage.FORMAT
 
 
 @pytest.mark.parametrize("damage", ["truncate", "pad", "foreign", "byteorder"])
 def test_a_damaged_or_foreign_file_is_refused(tmp_path: Path, damage: str) -> None:
-    data = indexfile.pack({"key": "k"}, {"x": b"0123456789" * 10})
+    data = storage.pack({"key": "k"}, {"x": b"0123456789" * 10})
     if damage == "truncate":
         data = data[:-8]
     elif damage == "pad":
@@ -49,17 +49,17 @@ def test_a_damaged_or_foreign_file_is_refused(tmp_path: Path, damage: str) -> No
         header = marshal.loads(data)
         data = marshal.dumps({**header, "byteorder": "big" if header["byteorder"] == "little" else "little"})
     with pytest.raises(ValueError):
-        indexfile.unpack(data)
+        storage.unpack(data)
     path = tmp_path / "index.bin"
     path.write_bytes(data)
     with pytest.raises(ValueError):
-        indexfile.open_file(str(path))
+        storage.open_file(str(path))
 
 
 @pytest.mark.parametrize("lines", [False, True])
 def test_strings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: bool) -> None:
     items = ["", "mig", "Làm sao chia sẻ GPU?", "x" * 300, "🙂 emoji", ""]
-    blob, offsets = indexfile.pack_strings(items, lines=lines)
+    blob, offsets = tables.pack_strings(items, lines=lines)
     for _, found in _both(tmp_path, {}, {"blob": blob, "offsets": offsets}, monkeypatch):
         strings = Strings(found["blob"], found["offsets"], lines=lines)
         assert len(strings) == len(items)
@@ -73,12 +73,12 @@ def test_strings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lines: bool) -
 
 def test_strings_as_lines_refuse_a_newline() -> None:
     with pytest.raises(ValueError):
-        indexfile.pack_strings(["one", "two\nlines"], lines=True)
+        tables.pack_strings(["one", "two\nlines"], lines=True)
 
 
 def test_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     records = [["mig", "en", "MIG", "", ["mps"], ["https://x"], "/kb/en/mig.md"], ["a", "vi", "Á", "tóm tắt", [], [], "p"]]
-    blob, offsets = indexfile.pack_records(records)
+    blob, offsets = tables.pack_records(records)
     for _, found in _both(tmp_path, {}, {"blob": blob, "offsets": offsets}, monkeypatch):
         table = Records(found["blob"], found["offsets"])
         assert len(table) == 2 and table[:] == [tuple(record) for record in records]
@@ -88,8 +88,8 @@ def test_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_lookup_and_postings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     keys = [f"token{i}" for i in range(1500)] + ["time_slicing", "đa", ""]
     lists = [array("i", range(i % 7)) for i in range(len(keys))]
-    blob, offsets, table = indexfile.pack_table(keys)
-    starts, values = indexfile.pack_postings(lists)
+    blob, offsets, table = tables.pack_table(keys)
+    starts, values = tables.pack_postings(lists)
     sections = {"blob": blob, "offsets": offsets, "table": table, "starts": starts, "values": values}
     for _, found in _both(tmp_path, {}, sections, monkeypatch):
         lookup = Lookup(found["blob"], found["offsets"], found["table"])
@@ -106,7 +106,7 @@ def test_lookup_and_postings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 
 def test_file_ints_behave_as_a_memoryview(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     values = list(range(-5, 100, 3))
-    for _, found in _both(tmp_path, {}, {"v": indexfile.ints(values, "q")}, monkeypatch):
+    for _, found in _both(tmp_path, {}, {"v": tables.ints(values, "q")}, monkeypatch):
         view = found["v"].cast("q")
         assert len(view) == len(values) and list(view) == values
         assert view[0] == values[0] and view[-1] == values[-1] and list(view[3:7]) == values[3:7]

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.knowledge import collection_problems, load_knowledge
+from advisor.knowledge.load import collection_problems, load_knowledge
 from advisor.paths import bundled_knowledge_dir
 from tests.conftest import write_entry
 
@@ -148,7 +148,7 @@ def test_too_few_questions(tiny_kb: Path) -> None:
 def test_unknown_field_is_reported(tiny_kb: Path) -> None:
     path = tiny_kb / "en" / "pizza-oven.md"
     path.write_text(path.read_text(encoding="utf-8").replace("lang: en\n", "lang: en\ntags: [x]\n"), encoding="utf-8")
-    assert "kb/en/pizza-oven.md:4: unknown field 'tags' (allowed: id, keywords, lang, questions, related, sources, title)" in messages(tiny_kb)
+    assert "kb/en/pizza-oven.md:4: unknown field 'tags' (allowed: errors, id, keywords, lang, questions, related, sources, title, topic)" in messages(tiny_kb)
 
 
 def test_missing_folder() -> None:
@@ -167,12 +167,15 @@ def test_catalogue_question_terms_are_validated(tiny_kb: Path) -> None:
         "  surprise: [x]\n",
         encoding="utf-8",
     )
-    kb = load_knowledge(tiny_kb)
-    found = [str(p) for p in kb.problems]
+    from advisor.catalogue.terms import load_terms
+
+    problems: list = []
+    terms = load_terms(tiny_kb, problems)
+    found = [str(p) for p in problems]
     assert any(m.startswith("kb/lexicon.yaml:3: unknown fact 'colour'") for m in found)
     assert any(m.startswith("kb/lexicon.yaml:4: unknown need 'warp-drive'") for m in found)
     assert "kb/lexicon.yaml:5: a feature needs 'phrases' and 'facts' lists (and 'need': a need or null)" in found
     assert any(m.startswith("kb/lexicon.yaml:7: unknown key 'catalogue_questions.surprise'") for m in found)
-    assert kb.lexicon.catalogue is not None
-    assert kb.lexicon.catalogue["features"] == [[["mig"], ["mig"], "mig"], [["ib"], ["interconnect"], None]]
-    assert kb.lexicon.catalogue["filler"] == ["support"]
+    assert terms is not None
+    assert terms["features"] == [[["mig"], ["mig"], "mig"], [["ib"], ["interconnect"], None]]
+    assert terms["filler"] == ["support"]

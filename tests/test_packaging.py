@@ -15,9 +15,9 @@ def test_wheel_contains_knowledge_trees_and_labels(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-m", "hatchling", "build", "-t", "wheel", "-d", str(tmp_path)], cwd=REPO, check=True, capture_output=True, timeout=120)
     wheel = next(tmp_path.glob("advisor-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert "advisor/knowledge/en/mig.md" in names
-    assert "advisor/knowledge/vi/mig.md" in names
-    assert "advisor/knowledge/lexicon.yaml" in names
+    assert "advisor/data/knowledge/en/mig.md" in names
+    assert "advisor/data/knowledge/vi/mig.md" in names
+    assert "advisor/data/knowledge/lexicon.yaml" in names
     assert "advisor/locales/vi.json" in names
-    assert any(name.startswith("advisor/decision_trees/") and name.endswith(".yaml") for name in names)
+    assert any(name.startswith("advisor/data/decision_trees/") and name.endswith(".yaml") for name in names)
     assert not any("__pycache__" in name for name in names)

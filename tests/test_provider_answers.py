@@ -12,9 +12,20 @@ from pathlib import Path
 import pytest
 
 from advisor.cli import main
-from advisor.index import SearchIndex, load_index
+from advisor.library import open_index
+from advisor.search.index import SearchIndex
 from advisor.paths import bundled_knowledge_dir
-from advisor.provider_answers import answer_provider_question
+from advisor.catalogue.questions import read_question
+from advisor.catalogue.replies import ProviderAnswer, answer_question
+from advisor.search.rank import detect_language
+
+
+def answer_provider_question(index: SearchIndex, query: str, lang: str | None) -> ProviderAnswer | None:
+    """The catalogue's answer alone, as `advisor.reply.answer` asks for it."""
+    question = read_question(index.data, index.analyzer, query)
+    if question is None:
+        return None
+    return answer_question(question, lang or detect_language(index, query) or "en")
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "providers"
 
@@ -22,7 +33,7 @@ FIXTURE = Path(__file__).resolve().parent / "data" / "providers"
 @pytest.fixture(scope="module")
 def bundled() -> SearchIndex:
     """The real knowledge and catalogue: real aliases (including the awkward "do")."""
-    return load_index(bundled_knowledge_dir(), use_cache=False)
+    return open_index(bundled_knowledge_dir(), use_cache=False)
 
 
 @pytest.fixture
@@ -37,7 +48,7 @@ def fixture_kb(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def fixture_index(fixture_kb: Path) -> SearchIndex:
-    return load_index(fixture_kb, use_cache=False)
+    return open_index(fixture_kb, use_cache=False)
 
 
 @pytest.mark.parametrize(
@@ -158,7 +169,7 @@ def test_forced_language_wins(fixture_index: SearchIndex) -> None:
 
 
 def test_no_catalogue_means_no_provider_answers(tiny_kb: Path) -> None:
-    index = load_index(tiny_kb, use_cache=False)
+    index = open_index(tiny_kb, use_cache=False)
     assert index.data["providers"] is None
     assert answer_provider_question(index, "does gke support mig", "en") is None
 
@@ -169,8 +180,9 @@ def test_no_catalogue_means_no_provider_answers(tiny_kb: Path) -> None:
 def test_ask_json_keeps_knowledge_results_and_adds_the_catalogue_answer(fixture_kb: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ask", "--kb", str(fixture_kb), "--json", "does alpha cloud support mig"]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert set(record) == {"query", "lang", "answered", "results", "suggestions", "catalogue"}
+    assert set(record) == {"query", "lang", "answered", "reply", "results", "suggestions", "catalogue"}
     assert (record["answered"], record["lang"]) == (True, "en")
+    assert record["reply"] == {"kind": "catalogue", "id": "provider:alpha"}
     assert record["results"] == []  # results only ever rank knowledge entries; the fixture has none
     catalogue = record["catalogue"]
     assert set(catalogue) == {"id", "title", "lang", "summary", "answer", "sources"}
@@ -217,12 +229,12 @@ def test_a_warm_provider_answer_imports_no_yaml() -> None:
 
 def test_the_ask_pre_check_never_hides_a_catalogue_answer() -> None:
     """`advisor ask` skips the catalogue when no trigger word is present; that must never skip an answer."""
-    from advisor.index import load_index
+    from advisor.library import open_index
     from advisor.paths import bundled_knowledge_dir
     from advisor.textnorm import tokens
     from tests.eval.report import SETS, load_questions
 
-    index = load_index(bundled_knowledge_dir())
+    index = open_index(bundled_knowledge_dir())
     triggers = frozenset(index.data["catalogue_triggers"])
     questions = [item["q"] for name in SETS for item in load_questions(name)]
     questions += ["does gke support mig", "nha cung cap nao co infiniband", "which clouds have spot gpus", "providers with mps", "tell me about hetzner"]

@@ -11,20 +11,10 @@ from pathlib import Path
 import pytest
 
 from advisor.cli import main
-from advisor.providers import (
-    NEEDS,
-    Catalogue,
-    UnknownNeed,
-    catalogue_from_data,
-    catalogue_problems,
-    catalogue_to_data,
-    check_need,
-    load_catalogue,
-    match,
-    needs_from_recommendation,
-    normalize_need,
-    value_text,
-)
+from advisor.catalogue.load import catalogue_problems, load_catalogue
+from advisor.catalogue.match import check_need, match
+from advisor.catalogue.model import NEEDS, Catalogue, UnknownNeed, from_data, normalize_need, to_data
+from advisor.catalogue.wording import value_text
 from tests.conftest import dedent
 
 FIXTURE = Path(__file__).resolve().parent / "data" / "providers"
@@ -65,9 +55,9 @@ def test_a_knowledge_folder_without_a_catalogue_has_no_providers(tmp_path: Path)
 
 
 def test_plain_data_round_trip_survives_marshal(catalogue: Catalogue) -> None:
-    data = marshal.loads(marshal.dumps(catalogue_to_data(catalogue)))
-    assert catalogue_from_data(data) == Catalogue(catalogue.providers, catalogue.compiled)
-    assert catalogue_from_data(None) == Catalogue()
+    data = marshal.loads(marshal.dumps(to_data(catalogue)))
+    assert from_data(data) == Catalogue(catalogue.providers, catalogue.compiled)
+    assert from_data(None) == Catalogue()
 
 
 def test_the_bundled_catalogue_is_valid() -> None:
@@ -254,30 +244,22 @@ def test_an_unknown_need_names_the_allowed_ones(catalogue: Catalogue) -> None:
 
 
 @pytest.mark.parametrize(
-    ("record", "needs"),
+    ("answers", "needs"),
     [
-        ({"deployment": "managed-k8s", "gpu_sharing": ["mig", "time-slicing"]}, ["managed", "mig", "time-slicing"]),
-        ({"deployment": "self-run-k8s", "gpu_sharing": []}, ["self-run"]),
-        ({"deployment": "plain-instance"}, []),
-        ({"deployment": "managed-k8s", "gpu_sharing": ["mps"], "needs": ["rdma", "spot", "mps", "quantum"]}, ["managed", "mps", "rdma", "spot"]),
-        ({"recommendation": {"deployment": "managed-k8s", "needs": "scale-to-zero"}}, ["managed", "scale-to-zero"]),
-        ({}, []),
-        (
-            {
-                "recommendation": {
-                    "deployment": "managed-k8s",
-                    "gpu_sharing": ["time-slicing"],
-                    "points": [{"rule": "interconnect", "text": "Rent GPU nodes linked by InfiniBand..."}, {"rule": "preinstalled-drivers"}],
-                    "checklist": [{"id": "gpu-node-pools"}, {"id": "interconnect"}, {"id": "shared-storage"}, {"id": "spot-pools"}, {"id": "scale-to-zero"}, {"id": "control-plane-fee"}],
-                }
-            },
-            ["managed", "time-slicing", "rdma", "shared-storage", "spot", "scale-to-zero", "drivers-preinstalled"],
-        ),
-        ({"deployment": "plain-instance", "checklist": [{"id": "spot-instance"}, {"id": "persistent-disk"}]}, ["spot"]),
+        ({"workload": "notebook"}, []),
+        ({"workload": "inference", "gpu_fraction": "yes", "isolation": "hard", "mig_cards": "yes", "control_plane": "managed", "interruptible": "no"}, ["managed", "mig"]),
+        ({"workload": "batch", "control_plane": "self-run", "interruptible": "yes", "idle": "yes"}, ["self-run", "spot", "scale-to-zero"]),
+        ({"workload": "distributed-training", "control_plane": "managed", "shared_storage": "yes", "drivers": "preinstalled"}, ["managed", "rdma", "shared-storage", "drivers-preinstalled"]),
     ],
 )
-def test_needs_from_recommendation(record: dict, needs: list[str]) -> None:
-    assert needs_from_recommendation(record) == needs
+def test_a_recommendation_names_its_needs_from_the_tree(answers: dict[str, str], needs: list[str]) -> None:
+    from advisor.decision.recommend import recommend
+    from advisor.decision.session import complete
+    from advisor.decision.validate import bundled_tree_path, load_tree
+
+    rec = recommend(complete(load_tree(bundled_tree_path()), answers).session)
+    assert set(needs) <= set(rec.needs)
+    assert all(need in NEEDS for need in rec.needs)
 
 
 @pytest.mark.parametrize(

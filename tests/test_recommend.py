@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from advisor.knowledge import load_knowledge
+from advisor.knowledge.load import load_knowledge
 from advisor.paths import bundled_knowledge_dir
-from advisor.recommend import Recommendation, recommend
-from advisor.session import Session, complete
-from advisor.trees import Tree, bundled_tree_path, load_tree
+from advisor.decision.recommend import Recommendation, recommend
+from advisor.decision.session import Session, complete
+from advisor.decision.tree import Tree
+from advisor.decision.validate import bundled_tree_path, load_tree
 
 TREES = Path(__file__).parent / "data" / "trees"
 
@@ -109,7 +110,7 @@ def test_spot_batch_jobs_on_a_self_run_cluster(tree: Tree) -> None:
     assert not {"managed-fee", "managed-cluster", "on-demand", "self-run-without-ops"} & rules
     assert {"raw-nodes", "spot-pools", "scale-to-zero"} <= set(_checks(rec))
     spot = next(point for point in rec.points if point.rule == "spot-pool")
-    assert "drain" in spot.text.en and "drain" in spot.text.vi
+    assert "drain" in spot.text.get("en") and "drain" in spot.text.get("vi")
     assert "spot-nodes" in rec.kb
 
 

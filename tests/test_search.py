@@ -8,15 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from advisor.index import _cache_file, load_index
+from advisor.library import open_index
+from advisor.search.cache import _cache_file
 from advisor.paths import bundled_knowledge_dir
-from advisor.search import MAX_QUERY_CHARS, detect_language, search
+from advisor.search.rank import MAX_QUERY_CHARS, detect_language, search
 from tests.conftest import write_entry
 
 
 @pytest.fixture(scope="module")
 def bundled():
-    return load_index(bundled_knowledge_dir(), use_cache=False)
+    return open_index(bundled_knowledge_dir(), use_cache=False)
 
 
 @pytest.mark.parametrize(
@@ -106,45 +107,45 @@ def test_huge_hostile_input_returns_quickly(bundled) -> None:
     assert time.perf_counter() - started < 2.0
 
 
-_BUNDLED = load_index(bundled_knowledge_dir(), use_cache=False)
+_BUNDLED = open_index(bundled_knowledge_dir(), use_cache=False)
 
 
 def test_cache_is_used_then_rebuilt_when_a_file_changes(tiny_kb: Path) -> None:
-    first = load_index(tiny_kb)
+    first = open_index(tiny_kb)
     assert search(first, "pizza oven temperature").best.topic == "pizza-oven"
     cache = Path(_cache_file(tiny_kb))
     assert cache.exists()
     write_entry(tiny_kb, "en", "pizza-oven", title="Grill", questions=["charcoal grill", "grill grates", "grill heat", "grill cleaning"], keywords=["grill"])
     later = time.time() + 5
     os.utime(tiny_kb / "en" / "pizza-oven.md", (later, later))
-    second = load_index(tiny_kb)
+    second = open_index(tiny_kb)
     assert second.meta(second.entry_index("pizza-oven", "en")).title == "Grill"
 
 
 @pytest.mark.parametrize("garbage", [b"", b"not marshal at all", b"\xff" * 100])
 def test_corrupt_cache_is_rebuilt_not_trusted(tiny_kb: Path, garbage: bytes) -> None:
-    load_index(tiny_kb)
+    open_index(tiny_kb)
     Path(_cache_file(tiny_kb)).write_bytes(garbage)
-    index = load_index(tiny_kb)
+    index = open_index(tiny_kb)
     assert search(index, "sourdough hydration").best.topic == "bread-dough"
 
 
 def test_cache_for_another_folder_is_not_used(tiny_kb: Path, tmp_path: Path) -> None:
     import marshal
 
-    load_index(tiny_kb)
+    open_index(tiny_kb)
     data = marshal.loads(Path(_cache_file(tiny_kb)).read_bytes())
     data["topics"] = ["wrong"]
     data["key"] = "stale"
     Path(_cache_file(tiny_kb)).write_bytes(marshal.dumps(data))
-    assert load_index(tiny_kb).topics == ["bread-dough", "pizza-oven"]
+    assert open_index(tiny_kb).topics == ["bread-dough", "pizza-oven"]
 
 
 def test_unwritable_cache_folder_is_not_an_error(tiny_kb: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     blocker = tmp_path / "file-not-folder"
     blocker.write_text("x")
     monkeypatch.setenv("ADVISOR_CACHE_DIR", str(blocker / "cache"))
-    assert search(load_index(tiny_kb), "proofing bread").best.topic == "bread-dough"
+    assert search(open_index(tiny_kb), "proofing bread").best.topic == "bread-dough"
 
 
 @pytest.mark.parametrize(

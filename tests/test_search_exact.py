@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from rapidfuzz import fuzz, process
 
-import advisor.search as engine
-from advisor import indexfile
-from advisor.index import FULL_WEIGHT, PHRASE_FIELDS, SearchIndex, load_index
+import advisor.search.rank as engine
+from advisor.search import storage
+from advisor.library import open_index
+from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, SearchIndex
 from advisor.paths import bundled_knowledge_dir
 
 EVAL = Path(__file__).resolve().parent / "eval"
@@ -59,7 +60,7 @@ def _exhaustive_hits(index: SearchIndex, normalized: str, candidates: list[int],
 
 @pytest.fixture(scope="module")
 def bundled() -> SearchIndex:
-    return load_index(bundled_knowledge_dir(), use_cache=False)
+    return open_index(bundled_knowledge_dir(), use_cache=False)
 
 
 @pytest.mark.parametrize("limit", [1, 5, 12])
@@ -92,9 +93,9 @@ def test_common_token_lookup_gives_the_walk_it_replaces(bundled: SearchIndex, mo
 
 
 def test_an_index_read_from_disk_answers_as_one_in_memory(bundled: SearchIndex, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(indexfile, "READ_WHOLE_BYTES", 0)  # as for a large folder
-    on_disk = load_index(bundled_knowledge_dir())
-    assert isinstance(on_disk.postings.lookup.names._blob, indexfile.FileSection)
+    monkeypatch.setattr(storage, "READ_WHOLE_BYTES", 0)  # as for a large folder
+    on_disk = open_index(bundled_knowledge_dir())
+    assert isinstance(on_disk.postings.lookup.names._blob, storage.FileSection)
     for question in _questions()[:150]:
         assert engine.search(on_disk, question) == engine.search(bundled, question)
     assert [on_disk.meta(i) for i in range(len(on_disk.entries))] == [bundled.meta(i) for i in range(len(bundled.entries))]

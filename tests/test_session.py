@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from advisor.problems import UsageError
-from advisor.session import (
+from advisor.problems import InvalidInput, OutputError
+from advisor.decision.session import (
     NOT_SURE,
     Answer,
     Session,
@@ -18,7 +18,8 @@ from advisor.session import (
     load_session,
     save_session,
 )
-from advisor.trees import Tree, bundled_tree_path, load_tree
+from advisor.decision.tree import Tree
+from advisor.decision.validate import bundled_tree_path, load_tree
 
 
 @pytest.fixture(scope="module")
@@ -99,9 +100,9 @@ def test_back_after_a_change_returns_to_the_previous_question(tree: Tree) -> Non
 
 def test_change_refuses_unanswered_keys_and_bad_values(tree: Tree) -> None:
     session = _answer_all(tree, "inference")
-    with pytest.raises(UsageError, match="has not been answered"):
+    with pytest.raises(InvalidInput, match="has not been answered"):
         session.change("idle", "yes")
-    with pytest.raises(UsageError, match="allowed values: notebook, single-job, batch, inference, distributed-training, not-sure"):
+    with pytest.raises(InvalidInput, match="allowed values: notebook, single-job, batch, inference, distributed-training, not-sure"):
         session.change("workload", "laptop")
 
 
@@ -117,7 +118,7 @@ def test_with_defaults_finishes_and_marks_every_default_assumed(tree: Tree) -> N
     assert session.answers[0] == Answer("workload", "batch")
     assert all(answer.assumed for answer in session.answers[1:])
     assert session.path[0] == "workload" and session.path[-1] == "recommendation"
-    with pytest.raises(UsageError):
+    with pytest.raises(InvalidInput):
         session.answer("yes")
 
 
@@ -130,9 +131,9 @@ def test_complete_uses_given_answers_and_reports_assumed_and_ignored(tree: Tree)
 
 
 def test_complete_strict_and_unknown_keys(tree: Tree) -> None:
-    with pytest.raises(UsageError, match="--strict: no answer for growth, drivers, idle"):
+    with pytest.raises(InvalidInput, match="--strict: no answer for growth, drivers, idle"):
         complete(tree, {"workload": "notebook"}, strict=True)
-    with pytest.raises(UsageError, match="unknown answer key 'gpu'; allowed keys: workload, growth"):
+    with pytest.raises(InvalidInput, match="unknown answer key 'gpu'; allowed keys: workload, growth"):
         complete(tree, {"gpu": "yes"})
     full = {"workload": "notebook", "growth": "no", "drivers": "own", "idle": "no"}
     assert complete(tree, full, strict=True).assumed == ()
@@ -195,7 +196,7 @@ def test_a_failed_save_keeps_the_previous_session(tree: Tree, tmp_path: Path, mo
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(UsageError, match="No space left on device"):
+    with pytest.raises(OutputError, match="No space left on device"):
         save_session(_answer_all(tree, "inference"), path)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["session.json"]

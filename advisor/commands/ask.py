@@ -1,17 +1,22 @@
-"""`advisor ask`, `advisor show` and `advisor list`: reading the knowledge base."""
+"""`advisor ask`, `advisor show` and `advisor list`: reading the knowledge base.
+
+These only parse arguments and print: `advisor.reply.answer` decides what answers a question.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, Any
 
 from advisor.commands.common import add_kb_option, add_lang_option, checked_text, kb_root, report_problems
 from advisor.problems import UsageError
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (1.5 ms of `advisor ask`)
 if TYPE_CHECKING:
-    from typing import Any
+    from advisor.reply import Article, Reply
+    from advisor.search.index import SearchIndex
+    from advisor.terminal import Styler
 
 
 def add_parser(sub: Any) -> None:
@@ -48,10 +53,10 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2 if sys.stdout.isatty() else None)
 
 
-def _index(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from advisor.index import load_index
+def _index(args: argparse.Namespace) -> SearchIndex:
+    from advisor.library import open_index
 
-    index = load_index(kb_root(args))
+    index = open_index(kb_root(args))
     report_problems(index.problems)
     return index
 
@@ -66,38 +71,25 @@ def run_ask(args: argparse.Namespace) -> int:
         raise UsageError("no question given; try: advisor ask \"what is MIG?\"")
     if args.top is not None and args.top < 1:
         raise UsageError("--top must be at least 1")
-    from advisor.search import MAX_QUERY_CHARS, search
+    from advisor.reply import answer, reply_record
 
     index = _index(args)
     top = args.top or (3 if args.json else 1)
-    outcome = search(index, question, lang=args.lang, limit=max(top, 3))
-    if outcome.truncated:
+    reply = answer(index, question, args.lang, limit=top)
+    if reply.outcome.truncated:
         from advisor.i18n import t
+        from advisor.search.rank import MAX_QUERY_CHARS
 
-        print(t("query_truncated", outcome.lang or "en", limit=MAX_QUERY_CHARS), file=sys.stderr)
-    catalogue = _catalogue_answer(index, question, args)
+        print(t("query_truncated", reply.lang, limit=MAX_QUERY_CHARS), file=sys.stderr)
     if args.json:
-        print(_dumps(_json_record(index, outcome, catalogue, top, args.explain)))
-    elif catalogue is not None:
-        _print_catalogue_answer(index, outcome, catalogue, args.explain)
+        print(_dumps(reply_record(index, reply, top, explain=args.explain)))
     else:
-        _print_outcome(index, outcome, top, args.explain)
-    return 0 if outcome.answered or catalogue is not None else 1
-
-
-def _json_record(index, outcome, catalogue, top: int, explain: bool) -> dict:  # type: ignore[no-untyped-def]
-    """`results` always rank knowledge entries; a provider-catalogue answer rides beside them."""
-    from advisor.answers import outcome_dict
-
-    record = outcome_dict(index, outcome, top, explain=explain)
-    if catalogue is not None:
-        record["answered"] = True
-        record["catalogue"] = catalogue.record(explain=explain)
-    return record
+        _print_reply(index, reply, top, args.explain)
+    return 0 if reply.answered else 1
 
 
 def _run_batch(args: argparse.Namespace) -> int:
-    from advisor.search import search
+    from advisor.reply import answer, reply_record
 
     if args.batch == "-":
         raw, name = sys.stdin.buffer.read(), "<stdin>"
@@ -119,101 +111,75 @@ def _run_batch(args: argparse.Namespace) -> int:
         question = line.strip()
         if not question:
             continue
-        outcome = search(index, question, lang=args.lang, limit=max(top, 3))
-        record = _json_record(index, outcome, _catalogue_answer(index, question, args), top, args.explain)
+        record = reply_record(index, answer(index, question, args.lang, limit=top), top, explain=args.explain)
         sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
     return 0
 
 
-def _catalogue_answer(index, question: str, args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    """The provider-catalogue answer to a provider question ("does GKE support MIG"), else None.
-
-    Asked for text, JSON and batch alike (issue 7). The catalogue machinery is imported only when
-    the question holds a provider's name or a word such as "provider" (about 15 ms saved).
-    """
-    from advisor.textnorm import tokens
-
-    triggers = frozenset(index.data.get("catalogue_triggers") or ())
-    if triggers.isdisjoint(index.analyzer.words(question)) and triggers.isdisjoint(tokens(question)):
-        return None
-    from advisor.provider_answers import answer_provider_question
-
-    return answer_provider_question(index, question, args.lang)
-
-
-def _print_catalogue_answer(index, outcome, answer, explain: bool) -> None:  # type: ignore[no-untyped-def]
-    """The catalogue's facts first (that is what was asked), then the knowledge entry behind them."""
+def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> None:
     from advisor.i18n import t
-    from advisor.render import Styler, use_color
+    from advisor.terminal import Styler, use_color
     from advisor.textnorm import strip_terminal_escapes as clean
 
     style = Styler(use_color(sys.stdout))
-    out = [style.heading(clean(answer.title)) + "  " + style.dim(f"[{clean(answer.id)}]"), "", style.markdown(answer.answer)]
-    if outcome.answered:
-        meta = index.meta(outcome.best.entry)
-        out += ["", style.bold(t("see_also", answer.lang) + ":"), f"  • {clean(meta.title)} " + style.dim(f"(advisor show {meta.id})")]
-    if explain:
-        reason = ", ".join(f"{key}: {' '.join(map(str, value)) if isinstance(value, list) else value}" for key, value in answer.reason.items())
-        out += ["", style.bold(t("explain_header", answer.lang) + ":"), f"  {t('prov_explain', answer.lang)} ({clean(reason)})"]
-    print("\n".join(out))
-
-
-def _print_outcome(index, outcome, top: int, explain: bool) -> None:  # type: ignore[no-untyped-def]
-    from advisor.answers import entry_body, related_titles
-    from advisor.i18n import default_language, t
-    from advisor.render import Styler, use_color
-    from advisor.textnorm import strip_terminal_escapes as clean
-
-    style = Styler(use_color(sys.stdout))
-    lang = outcome.lang or (index.meta(outcome.best.entry).lang if outcome.best else default_language())
-    out: list[str] = []
-    if outcome.answered:
-        hit = outcome.best
-        meta = index.meta(hit.entry)
-        out.append(style.heading(clean(meta.title)) + "  " + style.dim(f"[{meta.id} · {t('confidence', lang)} {hit.score:.0f}]"))
-        if outcome.lang and meta.lang != outcome.lang:
-            out.append(style.dim(t("language_fallback", lang, wanted=outcome.lang, shown=meta.lang)))
-        out.append("")
-        out.append(style.markdown(entry_body(meta)))
-        related = related_titles(index, meta)
-        if related:
-            out.append("")
-            out.append(style.bold(t("related", lang) + ":"))
-            out.extend(f"  • {clean(title)} " + style.dim(f"(advisor show {rid})") for rid, title in related)
-        urls = [source for source in meta.sources if source.startswith("http")]
-        seed = [source for source in meta.sources if not source.startswith("http")]
-        if urls or seed:
-            out.append("")
-            out.append(style.bold(t("sources", lang) + ":"))
-            out.extend(f"  • {clean(source)}" for source in seed + urls)
-        others = outcome.hits[1:top]
-        if others:
-            out.append("")
-            out.append(style.bold(t("other_matches", lang) + ":"))
-            out.extend(f"  • {clean(index.meta(h.entry).title)} " + style.dim(f"[{h.topic} · {h.score:.0f}]") for h in others)
+    lang = reply.lang
+    article = reply.article
+    if article is None:
+        out = [style.bold(t("no_answer", lang))]
+        if reply.suggestions:
+            out += ["", t("did_you_mean", lang) + ":"]
+            scores = {hit.topic: hit.score for hit in reply.outcome.hits}
+            out += [f"  • {clean(title)} " + style.dim(f"(advisor show {entry_id} · {scores.get(entry_id, 0):.0f})") for entry_id, title in reply.suggestions]
+        out += ["", style.dim(t("try_guide", lang))]
+    elif reply.catalogue is not None:
+        out = [style.heading(clean(article.title)) + "  " + style.dim(f"[{clean(article.id)}]"), "", style.markdown(article.body)]
+        if article.related:
+            entry_id, title = article.related[0]
+            out += ["", style.bold(t("see_also", lang) + ":"), f"  • {clean(title)} " + style.dim(f"(advisor show {entry_id})")]
     else:
-        out.append(style.bold(t("no_answer", lang)))
-        if outcome.suggestions:
-            out.append("")
-            out.append(t("did_you_mean", lang) + ":")
-            for hit in outcome.suggestions:
-                meta = index.meta(hit.entry)
-                out.append(f"  • {clean(meta.title)} " + style.dim(f"(advisor show {hit.topic} · {hit.score:.0f})"))
-        out.append("")
-        out.append(style.dim(t("try_guide", lang)))
+        out = [style.heading(clean(article.title)) + "  " + style.dim(f"[{article.id} · {t('confidence', lang)} {article.score:.0f}]")]
+        if article.wanted_lang:
+            out.append(style.dim(t("language_fallback", lang, wanted=article.wanted_lang, shown=article.lang)))
+        out += ["", style.markdown(article.body)]
+        out += _article_footer(article, lang, style)
+        others = reply.outcome.hits[1:top]
+        if others:
+            out += ["", style.bold(t("other_matches", lang) + ":")]
+            out += [f"  • {clean(index.meta(h.entry).title)} " + style.dim(f"[{h.topic} · {h.score:.0f}]") for h in others]
     if explain:
-        out.extend(["", _explain_text(outcome, lang, style)])
+        out += ["", _explain_text(reply, style)]
     print("\n".join(out))
 
 
-def _explain_text(outcome, lang: str, style) -> str:  # type: ignore[no-untyped-def]
-    from advisor.answers import explanation
+def _article_footer(article: Article, lang: str, style: Styler) -> list[str]:
+    """Related entries (as `advisor show` commands) and sources: seed notes first, then links."""
     from advisor.i18n import t
+    from advisor.textnorm import strip_terminal_escapes as clean
 
-    facts = explanation(outcome)
+    out: list[str] = []
+    if article.related:
+        out += ["", style.bold(t("related", lang) + ":")]
+        out += [f"  • {clean(title)} " + style.dim(f"(advisor show {rid})") for rid, title in article.related]
+    seed = [source for source in article.sources if not source.startswith("http")]
+    urls = [source for source in article.sources if source.startswith("http")]
+    if seed or urls:
+        out += ["", style.bold(t("sources", lang) + ":")]
+        out += [f"  • {clean(source)}" for source in seed + urls]
+    return out
+
+
+def _explain_text(reply: Reply, style: Styler) -> str:
+    from advisor.i18n import t
+    from advisor.reply import explanation
+
+    lang = reply.lang
+    if reply.catalogue is not None:
+        reason = ", ".join(f"{key}: {' '.join(map(str, value)) if isinstance(value, list) else value}" for key, value in reply.catalogue.reason.items())
+        return f"{style.bold(t('explain_header', lang) + ':')}\n  {t('prov_explain', lang)} ({reason})"
+    facts = explanation(reply.outcome)
     rows = [
         (t("explain_query", lang), facts["normalized_query"]),
-        (t("explain_lang", lang), outcome.lang or "?"),
+        (t("explain_lang", lang), reply.outcome.lang or "?"),
         (t("explain_matched", lang), f"\"{facts['matched']}\" ({t('explain_field', lang)}: {facts['field']})"),
         (t("explain_score", lang), f"{facts['score']:.1f} ({t('explain_lexical', lang)} {facts['lexical']:.2f}, {t('explain_fuzzy', lang)} {facts['fuzzy']:.0f})"),
         (t("explain_margin", lang), f"{facts['margin']:.1f} (≥ {facts['ambiguity_margin']})"),
@@ -227,10 +193,9 @@ def _explain_text(outcome, lang: str, style) -> str:  # type: ignore[no-untyped-
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from advisor.answers import entry_body, hit_dict, related_titles
     from advisor.i18n import default_language, t
-    from advisor.render import Styler, use_color
-    from advisor.search import Hit
+    from advisor.reply import entry_article, hit_record
+    from advisor.terminal import Styler, use_color
     from advisor.textnorm import strip_terminal_escapes as clean
 
     index = _index(args)
@@ -238,21 +203,13 @@ def run_show(args: argparse.Namespace) -> int:
     found = index.entry_index(args.id, lang)
     if found is None:
         raise UsageError(t("unknown_id", lang, id=args.id))
-    meta = index.meta(found)
     if args.json:
-        hit = Hit(meta.id, found, 100.0, 1.0, 100.0, 0.0, meta.title, "title")
-        record = hit_dict(index, hit)
-        record.pop("score")
-        print(_dumps(record))
+        print(_dumps(hit_record(index, found, None)))
         return 0
+    article = entry_article(index, found, None)
     style = Styler(use_color(sys.stdout))
-    out = [style.heading(clean(meta.title)) + "  " + style.dim(f"[{meta.id} · {meta.lang}]"), "", style.markdown(entry_body(meta))]
-    related = related_titles(index, meta)
-    if related:
-        out += ["", style.bold(t("related", lang) + ":")]
-        out += [f"  • {clean(title)} " + style.dim(f"(advisor show {rid})") for rid, title in related]
-    if meta.sources:
-        out += ["", style.bold(t("sources", lang) + ":")] + [f"  • {clean(s)}" for s in meta.sources]
+    out = [style.heading(clean(article.title)) + "  " + style.dim(f"[{article.id} · {article.lang}]"), "", style.markdown(article.body)]
+    out += _article_footer(article, lang, style)
     print("\n".join(out))
     return 0
 

@@ -24,12 +24,15 @@ def add_parser(sub: Any) -> None:
 
 
 def collect_problems(kb: Path, trees: Path, max_age_days: int) -> list:  # type: ignore[type-arg]
-    from advisor.knowledge import collection_problems, load_knowledge
-    from advisor.providers import CATALOGUE_FILE, catalogue_problems
-    from advisor.trees import tree_files, tree_problems
+    from advisor.catalogue.load import catalogue_problems
+    from advisor.catalogue.model import CATALOGUE_FILE
+    from advisor.catalogue.terms import load_terms
+    from advisor.knowledge.load import collection_problems, load_knowledge
+    from advisor.decision.validate import tree_files, tree_problems
 
     knowledge = load_knowledge(kb)
     problems = list(knowledge.problems) + collection_problems(knowledge, kb)
+    load_terms(kb, problems)
     known_ids = set(knowledge.ids)
     for path in tree_files(trees):
         problems.extend(tree_problems(path, known_ids))

@@ -1,8 +1,7 @@
 """`advisor recommend`, `advisor guide` and `advisor tree`: the decision tree on the command line.
 
 The commands only parse arguments, read answers and print; walking the tree, evaluating rules and
-rendering exports happen in `advisor.session`, `advisor.recommend` and `advisor.export`, which the
-TUI calls too. Heavy imports stay inside the run functions so building the parser stays cheap.
+rendering exports happen in `advisor.decision` and `advisor.export`, which the app calls too.
 """
 
 from __future__ import annotations
@@ -13,15 +12,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from advisor.commands.common import add_kb_option, checked_text
+from advisor.commands.common import add_kb_option, add_lang_option, checked_text, kb_root
+from advisor.i18n import t
 from advisor.problems import UsageError
 
 if TYPE_CHECKING:
-    from advisor.recommend import Recommendation
-    from advisor.trees import Question, Tree
+    from advisor.decision.recommend import Recommendation
+    from advisor.decision.tree import Question, Tree
 
-EXPORT_FORMATS = ("md", "json", "html")
-_SUFFIX_FORMATS = {".md": "md", ".markdown": "md", ".json": "json", ".html": "html", ".htm": "html"}
 
 
 def add_parser(sub: Any) -> None:
@@ -48,15 +46,19 @@ def add_parser(sub: Any) -> None:
     guide.set_defaults(run=run_guide)
 
     tree = sub.add_parser("tree", help="print the decision tree as a diagram", description="Print the decision tree as Mermaid, Graphviz DOT or text.")
-    tree.add_argument("--format", choices=("mermaid", "dot", "text"), default="text", help="diagram format (default: text)")
-    tree.add_argument("--lang", choices=("vi", "en"), help="label language (default: from the environment)")
+    from advisor.decision.diagram import DIAGRAM_FORMATS
+
+    tree.add_argument("--format", choices=DIAGRAM_FORMATS, default="text", help="diagram format (default: text)")
+    add_lang_option(tree, "label language (default: from the environment)")
     tree.add_argument("--tree", metavar="FILE", help="decision tree file (default: the bundled one)")
     tree.set_defaults(run=run_tree)
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", choices=EXPORT_FORMATS, help="output format (default: from the -o suffix, else md)")
-    parser.add_argument("--lang", choices=("vi", "en"), help="output language (default: from the environment)")
+    from advisor.export import FORMATS
+
+    parser.add_argument("--format", choices=tuple(FORMATS), help="output format (default: from the -o suffix, else md)")
+    add_lang_option(parser, "output language (default: from the environment)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     parser.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     parser.add_argument("--tree", metavar="FILE", help="decision tree file (default: the bundled one)")
@@ -67,7 +69,7 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 
 def _tree(args: argparse.Namespace) -> Tree:
-    from advisor.trees import bundled_tree_path, load_tree
+    from advisor.decision.validate import bundled_tree_path, load_tree
 
     path = Path(args.tree) if args.tree else bundled_tree_path()
     if args.tree and not path.is_file():
@@ -82,21 +84,29 @@ def _lang(args: argparse.Namespace) -> str:
 
 
 def _format(args: argparse.Namespace) -> str:
+    from advisor.export import DEFAULT_FORMAT, FORMATS, format_for_path
+
     if args.format:
         return str(args.format)
     if args.output and args.output != "-":
-        return _SUFFIX_FORMATS.get(Path(args.output).suffix.lower(), "md")
-    return "md"
+        found = format_for_path(args.output)
+        if found is None:
+            suffixes = ", ".join(suffix for fmt in FORMATS.values() for suffix in fmt.suffixes)
+            raise UsageError(f"cannot tell the format of {args.output} from its name ({suffixes}); add --format")
+        return found
+    return DEFAULT_FORMAT
 
 
 def _emit(args: argparse.Namespace, rec: Recommendation, lang: str, out: TextIO) -> int:
-    from advisor.export import render_for, write_file
-    from advisor.paths import knowledge_dir
+    from advisor.export import export_text
+    from advisor.files import atomic_write
+    from advisor.library import open_index
 
-    text = render_for(rec, _format(args), lang, knowledge_dir(getattr(args, "kb", None)))
+    root = Path(kb_root(args))
+    text = export_text(rec, _format(args), lang, open_index(root), root)
     if args.output and args.output != "-":
-        write_file(Path(args.output), text, force=args.force)
-        print(rec.tree.label("written", lang, path=args.output), file=sys.stderr)
+        atomic_write(args.output, text, force=args.force)
+        print(t("rec_written", lang, path=args.output), file=sys.stderr)
     else:
         out.write(text)
         out.flush()
@@ -120,62 +130,8 @@ def _parse_answer(text: str) -> tuple[str, str]:
     return key.strip().replace("-", "_"), value.strip()
 
 
-def _answer_value(value: Any, key: str, where: str) -> str:
-    if isinstance(value, bool):  # YAML reads an unquoted yes/no as true/false
-        return "yes" if value else "no"
-    if isinstance(value, str) and value.strip():
-        return value.strip()
-    kind = "nothing" if value is None else type(value).__name__.replace("dict", "a mapping").replace("list", "a list")
-    raise UsageError(f"{where}: the answer for '{key}' must be text such as yes or no, not {kind}")
-
-
-def read_answers_file(name: str) -> dict[str, str]:
-    """Answers from YAML or JSON: `{key: value}`, or an export/session with an `answers` list.
-
-    Answers marked `assumed` in an export are skipped, so they are assumed afresh.
-    """
-    from advisor import yamlsafe
-
-    if name == "-":
-        raw, shown = sys.stdin.buffer.read(), "<stdin>"
-    else:
-        try:
-            raw, shown = Path(name).read_bytes(), name
-        except OSError as error:
-            raise UsageError(f"cannot read {name}: {error.strerror or error}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
-        raise UsageError(f"{shown}:{line}: not valid UTF-8") from None
-    try:
-        doc = yamlsafe.load(text)  # JSON is YAML too, and this keeps line numbers for both
-    except yamlsafe.YamlError as error:
-        raise UsageError(f"{shown}:{error.line}: {error.message}") from None
-    data = doc.data
-    answers: dict[str, str] = {}
-    if isinstance(data, dict) and isinstance(data.get("answers"), list):
-        for index, item in enumerate(data["answers"]):
-            where = f"{shown}:{doc.line('answers', index)}"
-            if not isinstance(item, dict) or not isinstance(item.get("key"), str):
-                raise UsageError(f"{where}: each item of 'answers' needs a 'key' and a 'value'")
-            if item.get("assumed") is True:
-                continue
-            answers[item["key"].strip().replace("-", "_")] = _answer_value(item.get("value"), item["key"], where)
-        return answers
-    if data is None:
-        return answers
-    if not isinstance(data, dict):
-        raise UsageError(f"{shown}:1: expected a mapping of answer keys to values, such as 'workload: inference'")
-    for key, value in data.items():
-        if not isinstance(key, str):
-            raise UsageError(f"{shown}:{doc.line(key)}: answer keys must be text, found {key!r}")
-        answers[key.strip().replace("-", "_")] = _answer_value(value, key, f"{shown}:{doc.line(key)}")
-    return answers
-
-
 def run_recommend(args: argparse.Namespace) -> int:
-    from advisor.session import complete
+    from advisor.decision.session import complete
 
     tree = _tree(args)
     lang = _lang(args)
@@ -183,21 +139,32 @@ def run_recommend(args: argparse.Namespace) -> int:
         return _list_questions(tree, lang, as_json=args.format == "json")
     given: dict[str, str] = {}
     if args.answers:
-        given.update(read_answers_file(args.answers))
+        from advisor.decision.answers_file import read_answers
+
+        if args.answers == "-":
+            given.update(read_answers(sys.stdin.buffer.read(), "<stdin>"))
+        else:
+            from advisor.files import read_bytes
+
+            try:
+                raw = read_bytes(args.answers)
+            except ValueError as error:
+                raise UsageError(f"cannot read {args.answers}: {str(error).removeprefix('cannot read file: ')}") from None
+            given.update(read_answers(raw, args.answers))
     for item in args.answer:
         key, value = _parse_answer(item)
         given[key] = value
     completion = complete(tree, given, strict=args.strict)
     if completion.ignored:
-        print(tree.label("ignored_answers", lang, keys=", ".join(completion.ignored)), file=sys.stderr)
-    from advisor.recommend import recommend
+        print(t("rec_ignored_answers", lang, keys=", ".join(completion.ignored)), file=sys.stderr)
+    from advisor.decision.recommend import recommend
 
     _check_output(args)
     return _emit(args, recommend(completion.session), lang, sys.stdout)
 
 
 def _list_questions(tree: Tree, lang: str, as_json: bool) -> int:
-    from advisor.session import NOT_SURE
+    from advisor.decision.session import NOT_SURE
     from advisor.textnorm import strip_terminal_escapes as clean
 
     if as_json:
@@ -215,7 +182,7 @@ def _list_questions(tree: Tree, lang: str, as_json: bool) -> int:
         ]
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
-    values_word, default_word = tree.label("allowed_values", lang), tree.label("default", lang)
+    values_word, default_word = t("rec_allowed_values", lang), t("rec_default", lang)
     blocks = []
     for q in tree.questions:
         blocks.append(
@@ -235,15 +202,17 @@ def _list_questions(tree: Tree, lang: str, as_json: bool) -> int:
 
 
 def run_guide(args: argparse.Namespace) -> int:
-    from advisor.recommend import recommend
-    from advisor.session import Session
+    from advisor.decision.recommend import recommend
+    from advisor.decision.session import Session
     from advisor.textnorm import strip_terminal_escapes as clean
 
     tree = _tree(args)
     lang = _lang(args)
     _check_output(args)
     out, stdin = sys.stdout, sys.stdin
-    label = tree.label
+
+    def label(key: str, lang: str, **values: object) -> str:
+        return t(key if key.startswith("guide_") else f"rec_{key}", lang, **values)
 
     def say(text: str = "") -> None:
         out.write(text + "\n")
@@ -304,7 +273,7 @@ def run_guide(args: argparse.Namespace) -> int:
 
 def _choice_value(choice: str, question: Question, count: int) -> tuple[bool, str | None]:
     """(valid, value) for an option chosen by number or by name; value None means "not sure"."""
-    from advisor.session import NOT_SURE
+    from advisor.decision.session import NOT_SURE
 
     if choice.isdigit():
         number = int(choice)
@@ -333,7 +302,7 @@ def _wrap(text: str, width: int = 78) -> str:
 
 
 def run_tree(args: argparse.Namespace) -> int:
-    from advisor.export import tree_diagram
+    from advisor.decision.diagram import tree_diagram
 
     tree = _tree(args)
     sys.stdout.write(tree_diagram(tree, args.format, _lang(args)))

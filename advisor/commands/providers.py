@@ -18,7 +18,7 @@ from advisor.problems import UsageError
 def add_parser(sub: Any) -> None:
     import textwrap
 
-    from advisor.providers import NEEDS
+    from advisor.catalogue.model import NEEDS
 
     parser = sub.add_parser(
         "providers",
@@ -41,7 +41,7 @@ def add_parser(sub: Any) -> None:
 
 def _needs(raw: list[str], lang: str) -> tuple[str, ...]:
     from advisor.i18n import t
-    from advisor.providers import NEEDS, UnknownNeed, normalize_needs
+    from advisor.catalogue.model import NEEDS, UnknownNeed, normalize_needs
 
     given = [part for value in raw for part in value.split(",") if part.strip()]
     try:
@@ -52,7 +52,8 @@ def _needs(raw: list[str], lang: str) -> tuple[str, ...]:
 
 def run(args: argparse.Namespace) -> int:
     from advisor.i18n import default_language
-    from advisor.providers import load_catalogue, match
+    from advisor.catalogue.load import load_catalogue
+    from advisor.catalogue.match import match
 
     lang = args.lang or default_language()
     needs = _needs(args.need, lang)
@@ -73,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
 
 def providers_json(catalogue, needs: tuple[str, ...], shown: list, hidden: int, lang: str) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     """The documented `advisor providers --json` record (README: "Provider catalogue")."""
-    from advisor.providers import FACT_KEYS, reminder
+    from advisor.catalogue.model import FACT_KEYS
+    from advisor.catalogue.wording import reminder
 
     def fact_dict(fact) -> dict[str, Any]:  # type: ignore[no-untyped-def]
         record: dict[str, Any] = {
@@ -115,8 +117,8 @@ def providers_json(catalogue, needs: tuple[str, ...], shown: list, hidden: int, 
 
 def _text(catalogue, needs: tuple[str, ...], shown: list, hidden: int, lang: str, root) -> str:  # type: ignore[no-untyped-def]
     from advisor.i18n import t
-    from advisor.providers import fact_label, need_label, note_text, reminder, value_text
-    from advisor.render import Styler, use_color
+    from advisor.catalogue.wording import fact_label, need_label, note_text, reminder, value_text
+    from advisor.terminal import Styler, use_color
     from advisor.textnorm import strip_terminal_escapes as clean
 
     style = Styler(use_color(sys.stdout))

@@ -14,12 +14,12 @@ from textual.binding import Binding
 from textual.reactive import reactive
 
 from advisor.i18n import default_language, t
-from advisor.index import SearchIndex
+from advisor.search.index import SearchIndex
 from advisor.problems import DataError
-from advisor.session import Session
-from advisor.trees import Tree
+from advisor.decision.session import Session
+from advisor.decision.tree import Tree
 from advisor.tui.advisor_commands import AdvisorCommands
-from advisor.tui.question_suggester import QuestionSuggester
+from advisor.search.suggest import QuestionSuggester
 from advisor.tui.screens.chat_screen import ChatScreen
 from advisor.tui.screens.confirm_dialog import ConfirmDialog
 from advisor.tui.screens.entry_screen import EntryScreen
@@ -92,9 +92,9 @@ class AdvisorApp(App[None]):
     def index(self) -> SearchIndex:
         """The search index, loaded on first use."""
         if self._index is None:
-            from advisor.index import load_index
+            from advisor.library import open_index
 
-            self._index = load_index(self.kb_root)
+            self._index = open_index(self.kb_root)
         return self._index
 
     @property
@@ -108,7 +108,7 @@ class AdvisorApp(App[None]):
     def tree(self) -> Tree:
         """The decision tree, loaded on first use (`DataError` when it cannot be used)."""
         if self._tree is None:
-            from advisor.trees import bundled_tree_path, load_tree
+            from advisor.decision.validate import bundled_tree_path, load_tree
 
             self._tree = load_tree(self.tree_path or bundled_tree_path())
         return self._tree

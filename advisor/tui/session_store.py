@@ -1,6 +1,6 @@
 """The wizard's autosave: one JSON file in the config folder, written after every answer.
 
-No Textual here. Reading and writing go through `advisor.session` (the same format `advisor
+No Textual here. Reading and writing go through `advisor.decision.session` (the same format `advisor
 guide` uses); this class only adds the TUI's policy: a file that cannot be read is moved aside,
 never deleted, so the app can start fresh and the user can still look at what went wrong.
 """
@@ -12,9 +12,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from advisor.problems import UsageError
-from advisor.session import Session, SessionFileError, load_session, save_session
-from advisor.trees import Tree
+from advisor.problems import OutputError
+from advisor.decision.session import Session, SessionFileError, load_session, save_session
+from advisor.decision.tree import Tree
 
 SESSION_FILE = "tui-session.json"
 
@@ -68,7 +68,7 @@ class SessionStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             save_session(session, self.path)
-        except (OSError, ValueError, UsageError) as error:  # write_file reports I/O failures as UsageError
+        except (OSError, ValueError, OutputError) as error:
             return str(error)
         return None
 

@@ -8,11 +8,12 @@ error; the defaults win and the next save repairs it.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from advisor.models import LANGUAGES
+from advisor.files import atomic_write
+from advisor.i18n import LANGUAGES
+from advisor.problems import OutputError
 
 SETTINGS_FILE = "tui-settings.json"
 
@@ -22,7 +23,7 @@ class Settings:
     """What the app remembers between runs.
 
     Attributes:
-        lang: Interface language, one of `advisor.models.LANGUAGES`.
+        lang: Interface language, one of `advisor.knowledge.entry.LANGUAGES`.
         theme: Name of the Textual theme, or "" for Textual's default.
     """
 
@@ -57,15 +58,9 @@ def load_settings(path: Path, default_lang: str = "en") -> Settings:
 
 def save_settings(path: Path, settings: Settings) -> bool:
     """Write `settings` atomically. Returns False (and changes nothing) when the folder is not writable."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(json.dumps(asdict(settings), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError:
-        try:
-            temporary.unlink(missing_ok=True)
-        except OSError:
-            pass
+        atomic_write(path, json.dumps(asdict(settings), ensure_ascii=False, indent=2) + "\n", force=True)
+    except (OSError, OutputError):
         return False
     return True

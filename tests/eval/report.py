@@ -16,9 +16,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from advisor.index import SearchIndex, load_index
+from advisor.library import open_index
+from advisor.search.index import SearchIndex
 from advisor.paths import bundled_knowledge_dir
-from advisor.search import search
+from advisor.search.rank import search
 
 EVAL_DIR = Path(__file__).resolve().parent
 # dev: tuned on. holdout: written with dev, never tuned on. fresh: written later by someone who saw
@@ -72,7 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--misses", action="store_true", help="list the dev misses")
     args = parser.parse_args()
-    index = load_index(bundled_knowledge_dir(), use_cache=False)
+    index = open_index(bundled_knowledge_dir(), use_cache=False)
     for name in SETS:
         scores, misses = evaluate(index, load_questions(name))
         print(f"\n{name}: {sum(s.total for k, s in scores.items() if k in SLICES)} questions")

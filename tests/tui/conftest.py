@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from advisor.index import SearchIndex, load_index
+from advisor.library import open_index
+from advisor.search.index import SearchIndex
 from advisor.paths import bundled_knowledge_dir
 
 
@@ -29,7 +30,7 @@ def _tui_isolation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="session")
 def kb_index() -> SearchIndex:
     """The bundled knowledge, indexed once for the whole session (no cache file written)."""
-    return load_index(bundled_knowledge_dir(), use_cache=False)
+    return open_index(bundled_knowledge_dir(), use_cache=False)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from textual.command import CommandPalette
 from textual.widgets import Input
 
 from advisor.i18n import labels, t
-from advisor.index import SearchIndex
+from advisor.search.index import SearchIndex
 from advisor.tui.app import AdvisorApp
 from advisor.tui.screens.chat_screen import ChatScreen
 from advisor.tui.screens.help_screen import HelpScreen
@@ -163,7 +163,7 @@ async def test_resize_to_40x10_and_back(kb_index: SearchIndex) -> None:
         await pilot.press("escape", "escape", "escape")
         await pilot.pause()
         assert isinstance(app.screen, ChatScreen)
-        assert [card.answer.topic for card in app.screen.query(AnswerCard)] == ["mig", "mps"]
+        assert [card.answer.id for card in app.screen.query(AnswerCard)] == ["mig", "mps"]
 
 
 async def test_paste_ten_thousand_characters(kb_index: SearchIndex) -> None:
@@ -181,7 +181,7 @@ async def test_paste_ten_thousand_characters(kb_index: SearchIndex) -> None:
         assert len(shown) < 400  # the conversation shows it shortened
         assert any("2000" in n.message for n in app._notifications)  # and says it was cut for the search
         await ask(pilot, "what is MIG?")  # still responsive
-        assert app.screen.query(AnswerCard).last().answer.topic == "mig"
+        assert app.screen.query(AnswerCard).last().answer.id == "mig"
 
 
 async def test_askbar_is_the_only_thing_typing_reaches(kb_index: SearchIndex) -> None:

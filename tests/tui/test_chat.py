@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.widgets import Input, Markdown, OptionList
 
-from advisor.index import SearchIndex
-from advisor.search import search
+from advisor.search.index import SearchIndex
+from advisor.search.rank import search
 from advisor.tui.app import AdvisorApp
 from advisor.tui.screens.chat_screen import ChatScreen
 from advisor.tui.screens.entry_screen import EntryScreen
@@ -31,9 +31,9 @@ async def test_ask_and_see_an_answer_with_confidence_and_source(kb_index: Search
         assert len(cards) == 1
         card = cards.first()
         expected = search(kb_index, "how do I share one GPU between several jobs?", lang="en")
-        assert card.answer.topic == expected.best.topic
+        assert card.answer.id == expected.best.topic
         meta = str(card.query_one(".answer-meta-text").render())
-        assert "confidence" in meta and f"en/{card.answer.topic}.md" in meta
+        assert "confidence" in meta and f"en/{card.answer.id}.md" in meta
         assert "Kubernetes" in card.query_one(".answer-body", Markdown).source
         assert app.screen.query_one("#question", Input).value == ""
 
@@ -54,7 +54,7 @@ async def test_no_confident_answer_offers_did_you_mean_choices(kb_index: SearchI
         await pilot.press("enter")
         await pilot.pause()
         answer = app.screen.query_one(AnswerCard)
-        assert answer.answer.topic == outcome.suggestions[0].topic
+        assert answer.answer.id == outcome.suggestions[0].topic
         assert answer.answer.score is None  # chosen, not guessed
 
 
@@ -63,7 +63,7 @@ async def test_follow_a_related_topic(kb_index: SearchIndex) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await ask(pilot, "what is MIG?")
         first = app.screen.query_one(AnswerCard)
-        assert first.answer.topic == "mig"
+        assert first.answer.id == "mig"
         related = first.query_one(".answer-related", OptionList)
         target = related.options[0].id
         app.screen.query_one("#history").scroll_to_widget(related, animate=False)  # the reader scrolls down
@@ -71,7 +71,7 @@ async def test_follow_a_related_topic(kb_index: SearchIndex) -> None:
         await pilot.click(related, offset=(4, 0))
         await pilot.pause()
         cards = list(app.screen.query(AnswerCard))
-        assert [card.answer.topic for card in cards] == ["mig", target]
+        assert [card.answer.id for card in cards] == ["mig", target]
 
 
 async def test_open_an_entry_full_screen_browse_related_and_come_back(kb_index: SearchIndex) -> None:
@@ -107,7 +107,7 @@ async def test_suggestions_appear_while_typing_and_arrows_pick_one(kb_index: Sea
         await pilot.press("enter")
         await pilot.pause()
         card = app.screen.query_one(AnswerCard)
-        assert card.answer.topic == "time-slicing"
+        assert card.answer.id == "time-slicing"
         assert not suggestions.shown
 
 
@@ -133,4 +133,4 @@ async def test_command_palette_asks_a_question(kb_index: SearchIndex) -> None:
         app.ask_question("what is MIG?")
         await pilot.pause()
         await pilot.pause()
-        assert app.screen.query_one(AnswerCard).answer.topic == "mig"
+        assert app.screen.query_one(AnswerCard).answer.id == "mig"

@@ -7,8 +7,8 @@ import statistics
 import time
 from pathlib import Path
 
-from advisor.index import SearchIndex
-from advisor.tui.question_suggester import QuestionSuggester
+from advisor.search.index import SearchIndex
+from advisor.search.suggest import QuestionSuggester
 
 FRAME_MS = 16.0
 

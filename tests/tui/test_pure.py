@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from advisor.index import SearchIndex
-from advisor.session import Session, save_session
-from advisor.trees import bundled_tree_path, load_tree
-from advisor.tui.answer import Answer
+from advisor.search.index import SearchIndex
+from advisor.decision.session import Session, save_session
+from advisor.decision.validate import bundled_tree_path, load_tree
+from advisor.reply import entry_article
 from advisor.tui.key_labels import binding_label, key_display
 from advisor.tui.question_history import QuestionHistory
-from advisor.tui.question_suggester import QuestionSuggester
+from advisor.search.suggest import QuestionSuggester
 from advisor.tui.session_store import SESSION_FILE, SessionStore
 from advisor.tui.settings import Settings, load_settings, save_settings
 
@@ -136,17 +136,17 @@ def test_session_store_reports_an_unwritable_folder(tmp_path: Path) -> None:
     assert SessionStore(blocker, tree).save(Session.start(tree).answer("batch")) is not None
 
 
-def test_answer_from_entry(kb_index: SearchIndex) -> None:
-    answer = Answer.from_entry(kb_index, kb_index.entry_index("mig", "vi"), 88.0, wanted_lang="vi")
-    assert (answer.topic, answer.lang, answer.source, answer.score, answer.wanted_lang) == ("mig", "vi", "vi/mig.md", 88.0, None)
+def test_entry_article(kb_index: SearchIndex) -> None:
+    answer = entry_article(kb_index, kb_index.entry_index("mig", "vi"), 88.0, wanted_lang="vi")
+    assert (answer.id, answer.lang, answer.source, answer.score, answer.wanted_lang) == ("mig", "vi", "vi/mig.md", 88.0, None)
     assert answer.related and all(kb_index.entry_index(rid, "vi") is not None for rid, _ in answer.related)
     assert "MIG" in answer.body
 
 
 def test_pure_modules_and_the_cli_parser_do_not_import_textual() -> None:
     code = (
-        "import sys, advisor.tui, advisor.tui.settings, advisor.tui.question_suggester, advisor.tui.question_history,"
-        " advisor.tui.session_store, advisor.tui.answer, advisor.tui.key_labels, advisor.commands.tui;"
+        "import sys, advisor.tui, advisor.tui.settings, advisor.search.suggest, advisor.tui.question_history,"
+        " advisor.tui.session_store, advisor.reply, advisor.tui.key_labels, advisor.commands.tui;"
         "from advisor.cli import build_parser; build_parser();"
         "print('textual' in sys.modules)"
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
-from advisor.index import SearchIndex
+from advisor.search.index import SearchIndex
 from advisor.tui.app import AdvisorApp
 
 from .helpers import ask, walk

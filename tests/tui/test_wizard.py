@@ -10,10 +10,10 @@ import pytest
 from textual.widgets import Input, OptionList
 
 from advisor.cli import main
-from advisor.index import SearchIndex
-from advisor.recommend import recommend
-from advisor.session import Session, complete, save_session
-from advisor.trees import bundled_tree_path, load_tree
+from advisor.search.index import SearchIndex
+from advisor.decision.recommend import recommend
+from advisor.decision.session import Session, complete, save_session
+from advisor.decision.validate import bundled_tree_path, load_tree
 from advisor.tui.app import AdvisorApp
 from advisor.tui.screens.confirm_dialog import ConfirmDialog
 from advisor.tui.screens.entry_screen import EntryScreen

@@ -13,9 +13,9 @@ from textual.widget import Widget
 from textual.widgets import Header, Static
 
 from advisor.i18n import t
-from advisor.search import MAX_QUERY_CHARS, detect_language, search
+from advisor.reply import Article, answer, entry_article
+from advisor.search.rank import MAX_QUERY_CHARS
 from advisor.textnorm import strip_terminal_escapes as clean
-from advisor.tui.answer import Answer
 from advisor.tui.messages import EntryOpenRequested, QuestionAsked, TopicChosen
 from advisor.tui.widgets.answer_card import AnswerCard
 from advisor.tui.widgets.ask_bar import AskBar
@@ -51,7 +51,7 @@ class ChatScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.latest: Answer | None = None
+        self.latest: Article | None = None
 
     @property
     def advisor(self) -> AdvisorApp:
@@ -93,24 +93,16 @@ class ChatScreen(Screen[None]):
             topic: A topic the user already chose for it (from the suggestions); it is then shown
                 whatever the search ranks first, with the confidence the search gives it.
         """
-        index = self.advisor.index
         lang = self.advisor.lang
-        wanted = detect_language(index, text) or lang
-        outcome = search(index, text, lang=wanted, limit=5)
-        if outcome.truncated:
+        reply = answer(self.advisor.index, text, default_lang=lang, topic=topic)
+        if reply.outcome.truncated:
             self.notify(t("query_truncated", lang, limit=MAX_QUERY_CHARS), severity="warning")
         card: Widget
-        entry = index.entry_index(topic, wanted) if topic else None
-        if entry is not None:
-            score = next((hit.score for hit in outcome.hits if hit.topic == topic), None)
-            self.latest = Answer.from_entry(index, entry, score, wanted)
-            card = AnswerCard(self.latest, lang)
-        elif outcome.answered and outcome.best is not None:
-            self.latest = Answer.from_entry(index, outcome.best.entry, outcome.best.score, wanted)
-            card = AnswerCard(self.latest, lang)
+        if reply.article is not None:
+            self.latest = reply.article
+            card = AnswerCard(reply.article, lang)
         else:
-            choices = [(hit.topic, index.meta(hit.entry).title) for hit in outcome.suggestions]
-            card = NoAnswerCard(choices, wanted, lang)
+            card = NoAnswerCard(list(reply.suggestions), reply.lang, lang)
         await self._add_exchange(text, card)
 
     @on(TopicChosen)
@@ -124,7 +116,7 @@ class ChatScreen(Screen[None]):
         entry = index.entry_index(topic, lang or self.advisor.lang)
         if entry is None:
             return
-        self.latest = Answer.from_entry(index, entry, None, lang)
+        self.latest = entry_article(index, entry, None, lang)
         await self._add_exchange(index.meta(entry).title, AnswerCard(self.latest, self.advisor.lang))
 
     async def _add_exchange(self, question: str, card: Widget) -> None:
@@ -160,7 +152,10 @@ class ChatScreen(Screen[None]):
         if self.latest is None:
             self.notify(t("tui_nothing_to_open", self.advisor.lang))
             return
-        self.advisor.open_entry(self.latest.topic, self.latest.lang)
+        if self.latest.source:
+            self.advisor.open_entry(self.latest.id, self.latest.lang)
+        elif self.latest.related:  # a catalogue answer: open the entry behind it
+            self.advisor.open_entry(self.latest.related[0][0], self.latest.lang)
 
     def action_scroll_history(self, pages: int) -> None:
         """PgUp/PgDn: scroll the conversation while typing stays in the input."""

@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Header, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from advisor.answers import entry_body, related_titles
+from advisor.reply import entry_body, related_titles
 from advisor.i18n import t
 from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.tui.widgets.choice_list import ChoiceList

@@ -12,10 +12,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, RadioButton, RadioSet, Static
 
+from advisor.export import FORMATS, format_for_path
 from advisor.i18n import t
-
-# Export formats as `advisor.export.render` names them, with the label key shown for each.
-FORMATS: tuple[tuple[str, str], ...] = (("md", "tui_export_markdown"), ("html", "tui_export_html"), ("json", "tui_export_json"))
 
 
 @dataclass(frozen=True)
@@ -62,8 +60,8 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
         with Vertical(id="export-box"):
             yield Static(t("tui_export_title", lang), id="export-title", markup=False)
             with RadioSet(id="export-format"):
-                for number, (fmt, label) in enumerate(FORMATS):
-                    yield RadioButton(t(label, lang), value=number == 0, id=f"export-{fmt}")
+                for number, fmt in enumerate(FORMATS.values()):
+                    yield RadioButton(t(fmt.label, lang), value=number == 0, id=f"export-{fmt.name}")
             yield Static(t("tui_export_name", lang), markup=False)
             yield Input(f"{self.stem}.md", id="export-name", select_on_focus=False)
             yield Static(t("tui_export_folder", lang, folder=str(self.folder)), id="export-folder", markup=False)
@@ -74,10 +72,10 @@ class ExportDialog(ModalScreen[ExportRequest | None]):
     @on(RadioSet.Changed, "#export-format")
     def _format_changed(self, event: RadioSet.Changed) -> None:
         event.stop()
-        self.fmt = FORMATS[event.index][0]
+        self.fmt = list(FORMATS)[event.index]
         name = self.query_one("#export-name", Input)
         path = Path(name.value.strip() or self.stem)
-        if path.suffix.lower().lstrip(".") in {fmt for fmt, _ in FORMATS} | {"htm", "markdown"}:
+        if format_for_path(path) is not None:
             path = path.with_suffix("")
         name.value = f"{path}.{self.fmt}"
 

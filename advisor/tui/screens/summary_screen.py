@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -13,11 +13,13 @@ from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from advisor.export import knowledge_titles, providers_that_fit, render, write_file
+from advisor.decision.recommend import Recommendation, recommend
+from advisor.decision.session import Session
+from advisor.export import recommendation_view, render
+from advisor.export.view import RecommendationView, because_text
+from advisor.files import atomic_write
 from advisor.i18n import t
-from advisor.problems import UsageError
-from advisor.recommend import Recommendation, recommend
-from advisor.session import Answer, Session
+from advisor.problems import OutputError
 from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.tui.screens.confirm_dialog import ConfirmDialog
 from advisor.tui.screens.export_dialog import ExportDialog, ExportRequest
@@ -34,7 +36,8 @@ class SummaryScreen(Screen[str | None]):
     """Shows the recommendation (deployment, reasons, checklist, assumptions) and the cited entries.
 
     Dismisses "back" (Escape: change answers) or "restart" (Ctrl+R); the wizard underneath acts
-    on it. Export renders and writes with `advisor.export`, the functions the CLI uses.
+    on it. It lays out the same `RecommendationView` the exports render, and exports with the
+    functions the CLI uses.
 
     Args:
         session: A finished session.
@@ -55,8 +58,7 @@ class SummaryScreen(Screen[str | None]):
         self.session = session
         self.recommendation: Recommendation = recommend(session)
         self.exported: list[Path] = []
-        self._providers: dict[str, dict[str, Any] | None] = {}
-        self._titles: dict[str, dict[str, str]] = {}
+        self._views: dict[str, RecommendationView] = {}
 
     @property
     def advisor(self) -> AdvisorApp:
@@ -76,100 +78,80 @@ class SummaryScreen(Screen[str | None]):
     def _language_changed(self, _lang: str) -> None:
         self.call_later(self.refresh_view)
 
-    def titles(self, lang: str) -> dict[str, str]:
-        """Knowledge id → entry title, for the ids the recommendation cites."""
-        if lang not in self._titles:
-            self._titles[lang] = knowledge_titles(self.recommendation, lang, self.advisor.index)
-        return self._titles[lang]
-
-    def providers(self, lang: str) -> dict[str, Any] | None:
-        """The providers that fit, exactly as `advisor recommend` adds them; None without a catalogue."""
-        if lang not in self._providers:
-            self._providers[lang] = providers_that_fit(self.recommendation, lang, self.advisor.kb_root)
-        return self._providers[lang]
+    def view(self, lang: str) -> RecommendationView:
+        """The recommendation in `lang`, with titles and the providers that fit, as every export has it."""
+        if lang not in self._views:
+            self._views[lang] = recommendation_view(self.recommendation, lang, self.advisor.index, self.advisor.kb_root)
+        return self._views[lang]
 
     def export_text(self, fmt: str, lang: str) -> str:
         """The export in `fmt`, built by the same function as `advisor recommend`'s."""
-        return render(self.recommendation, fmt, lang, self.titles(lang), self.providers(lang))
+        return render(self.view(lang), fmt)
 
     async def refresh_view(self) -> None:
         """Lay out the recommendation as plain widgets, in the interface language.
 
         The Markdown export of a recommendation builds some 600 widgets in Textual's Markdown
         viewer (about a second at 80x24); these few dozen Statics say the same, styled by the
-        theme. The files themselves come from `advisor.export`, like the CLI's.
+        theme, from the same view the exports render.
         """
-        rec = self.recommendation
-        tree = rec.tree
         lang = self.advisor.lang
-        label = tree.label
-        self.sub_title = label("recommendation", lang)
-        deployment = tree.choice_label(tree.deployments, rec.deployment, lang)
-        if rec.gpu_sharing:
-            sharing = ", ".join(tree.choice_label(tree.sharing_modes, mode, lang) for mode in rec.gpu_sharing)
-        else:
-            sharing = label("whole_gpus", lang)
-        titles = self.titles(lang)
+        view = self.view(lang)
+        word = view.word
+        self.sub_title = word("recommendation")
+        sharing = ", ".join(label for _, label in view.sharing) or word("whole_gpus")
+        titles = dict(view.kb)
         rows: list[Static] = [
-            Static(f"{label('deployment', lang)}: {clean(deployment)}\n{label('gpu_sharing', lang)}: {clean(sharing)}", id="summary-headline", markup=False),
-            Static(label("reasons", lang), classes="summary-heading", markup=False),
+            Static(f"{word('deployment')}: {clean(view.deployment_label)}\n{word('gpu_sharing')}: {clean(sharing)}", id="summary-headline", markup=False),
+            Static(word("reasons"), classes="summary-heading", markup=False),
         ]
         topic = None
-        for point in rec.points:
+        for point in view.points:
             if point.topic != topic:
                 topic = point.topic
-                rows.append(Static(clean(tree.choice_label(tree.topics, topic, lang)), classes="summary-topic", markup=False))
-            rows.append(Static(f"• {clean(point.text.get(lang))}", classes="summary-point", markup=False))
-            rows.append(Static(f"{label('because', lang)}: {self._because(point.because, lang)}", classes="summary-because", markup=False))
+                rows.append(Static(clean(point.topic_label), classes="summary-topic", markup=False))
+            rows.append(Static(f"• {clean(point.text)}", classes="summary-point", markup=False))
+            rows.append(Static(f"{word('because')}: {self._because(view, point.because)}", classes="summary-because", markup=False))
             if point.kb:
-                cited = ", ".join(clean(titles.get(kb_id, kb_id)) for kb_id in point.kb)
-                rows.append(Static(f"{label('read_more', lang)}: {cited}", classes="summary-because", markup=False))
-        if rec.checklist:
-            rows.append(Static(label("checklist", lang), classes="summary-heading", markup=False))
-            rows.extend(Static(f"☐ {clean(item.text.get(lang))}", classes="summary-check", markup=False) for item in rec.checklist)
-        rows.extend(self._provider_rows(lang))
-        if rec.assumptions:
-            rows.append(Static(label("assumptions", lang), classes="summary-heading", markup=False))
-            rows.append(Static(label("assumptions_note", lang), classes="summary-because", markup=False))
-            rows.extend(Static(f"• {self._because((answer,), lang)}", classes="summary-point", markup=False) for answer in rec.assumptions)
+                cited = ", ".join(clean(titles.get(kb_id) or kb_id) for kb_id in point.kb)
+                rows.append(Static(f"{word('read_more')}: {cited}", classes="summary-because", markup=False))
+        if view.checklist:
+            rows.append(Static(word("checklist"), classes="summary-heading", markup=False))
+            rows.extend(Static(f"☐ {clean(item.text)}", classes="summary-check", markup=False) for item in view.checklist)
+        rows.extend(self._provider_rows(view))
+        if view.assumptions:
+            rows.append(Static(word("assumptions"), classes="summary-heading", markup=False))
+            rows.append(Static(word("assumptions_note"), classes="summary-because", markup=False))
+            rows.extend(Static(f"• {self._because(view, (answer,))}", classes="summary-point", markup=False) for answer in view.assumptions)
         body = self.query_one("#summary-body", VerticalScroll)
         await body.remove_children()
         await body.mount_all(rows)
         self.query_one("#summary-cited-label", Static).update(t("tui_summary_cited", lang))
         cited_list = self.query_one("#summary-cited", OptionList)
-        cited_list.set_options(Option(f"› {clean(titles.get(kb_id, kb_id))}", id=kb_id) for kb_id in rec.kb)
+        cited_list.set_options(Option(f"› {clean(title or kb_id)}", id=kb_id) for kb_id, title in view.kb)
 
-    def _provider_rows(self, lang: str) -> list[Static]:
-        """The providers-that-fit section, from the same data the exports show."""
-        providers = self.providers(lang)
+    def _provider_rows(self, view: RecommendationView) -> list[Static]:
+        """The providers-that-fit section."""
+        providers, lang = view.providers, view.lang
         if providers is None:
             return []
         rows = [Static(t("prov_fit_heading", lang), classes="summary-heading", markup=False)]
-        if not providers["needs"]:
+        if not providers.needs:
             return rows + [Static(t("prov_fit_none_needed", lang), classes="summary-because", markup=False)]
-        rows.append(Static(t("prov_fit_needs", lang, needs=providers["needs_text"]), classes="summary-because", markup=False))
-        if not providers["providers"]:
+        rows.append(Static(t("prov_fit_needs", lang, needs=providers.needs_text), classes="summary-because", markup=False))
+        if not providers.providers:
             rows.append(Static(t("prov_none_fit", lang), classes="summary-point", markup=False))
-        for found in providers["providers"]:
-            rows.append(Static(f"• {clean(found['name'])}: {clean(found['status_text'])}", classes="summary-point", markup=False))
-            for check in found["verify"]:
-                rows.append(Static(clean(t("prov_verify_item", lang, what=check["need_text"], url=check["link"] or "")), classes="summary-because", markup=False))
-        rows.append(Static(clean(providers["reminder"]), classes="summary-because", markup=False))
+        for found in providers.providers:
+            rows.append(Static(f"• {clean(found.name)}: {clean(found.status_text)}", classes="summary-point", markup=False))
+            for check in found.verify:
+                rows.append(Static(clean(t("prov_verify_item", lang, what=check.need_text, url=check.link or "")), classes="summary-because", markup=False))
+        rows.append(Static(clean(providers.reminder), classes="summary-because", markup=False))
         return rows
 
-    def _because(self, answers: tuple[Answer, ...], lang: str) -> str:
-        tree = self.recommendation.tree
-        if not answers:
-            return tree.label("always", lang)
-        parts = []
-        for answer in answers:
-            question = tree.question(answer.key)
-            option = question.option(answer.value) if question else None
-            part = f"{clean(question.title.get(lang)) if question else answer.key}: {clean(option.label.get(lang)) if option else answer.value}"
-            if answer.assumed:
-                part += f" ({tree.label('assumed', lang)})"
-            parts.append(part)
-        return "; ".join(parts)
+    @staticmethod
+    def _because(view: RecommendationView, answers: tuple) -> str:  # type: ignore[type-arg]
+        assumed = f" ({view.word('assumed')})"
+        return "; ".join(clean(text) + (assumed if is_assumed else "") for text, is_assumed in because_text(view, answers))
 
     # Reading cited entries --------------------------------------------------------------------------
 
@@ -225,8 +207,8 @@ class SummaryScreen(Screen[str | None]):
         """
         lang = self.advisor.lang
         try:
-            write_file(request.path, self.export_text(request.fmt, lang), force=force)
-        except (UsageError, OSError, ValueError) as error:
+            atomic_write(request.path, self.export_text(request.fmt, lang), force=force)
+        except (OutputError, OSError, ValueError) as error:
             self.notify(t("tui_export_failed", lang, reason=str(error)), severity="error", timeout=10)
             return False
         self.exported.append(request.path)

@@ -14,9 +14,9 @@ from textual.widgets import Header, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from advisor.i18n import t
-from advisor.session import NOT_SURE, Session
+from advisor.decision.session import NOT_SURE, Session
 from advisor.textnorm import strip_terminal_escapes as clean
-from advisor.trees import Question
+from advisor.decision.tree import Question
 from advisor.tui.screens.confirm_dialog import ConfirmDialog
 from advisor.tui.widgets.choice_list import ChoiceList
 from advisor.tui.widgets.localized_footer import LocalizedFooter
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 class WizardScreen(Screen[None]):
-    """Walks the decision tree through `advisor.session.Session`, which owns every rule of the walk.
+    """Walks the decision tree through `advisor.decision.session.Session`, which owns every rule of the walk.
 
     Choosing an option answers the question shown; Escape goes back one question; choosing an
     earlier answer in the side list asks that question again, and the session drops the later
@@ -123,7 +123,7 @@ class WizardScreen(Screen[None]):
         self.query_one("#wizard-text", Static).update(clean(question.text.get(lang)))
         default = question.option(question.default)
         prompts = [Option(f"{n}. {clean(option.label.get(lang))}", id=option.value) for n, option in enumerate(question.options, start=1)]
-        not_sure = tree.label("not_sure_option", lang, label=default.label.get(lang) if default else question.default)
+        not_sure = t("rec_not_sure_option", lang, label=default.label.get(lang) if default else question.default)
         prompts.append(Option(f"{len(prompts) + 1}. {clean(not_sure)}", id=NOT_SURE))
         options.set_options(prompts)
         current = next((answer for answer in self.session.answers if answer.key == question.key), None)
@@ -144,7 +144,7 @@ class WizardScreen(Screen[None]):
 
     def _show_answers(self, lang: str) -> None:
         tree = self.session.tree
-        self.query_one("#wizard-answers-label", Static).update(tree.label("answers", lang))
+        self.query_one("#wizard-answers-label", Static).update(t("rec_answers", lang))
         listing = self.query_one("#wizard-answers", OptionList)
         highlighted = listing.highlighted
         rows = []
@@ -155,7 +155,7 @@ class WizardScreen(Screen[None]):
             option = question.option(answer.value)
             shown = option.label.get(lang) if option else answer.value
             if answer.assumed:
-                shown += f" ({tree.label('assumed', lang)})"
+                shown += f" ({t('rec_assumed', lang)})"
             marker = "▸ " if answer.key == self.editing else ""
             # Title on its own bold line, the answer under it: wrapped pairs stay easy to tell apart.
             prompt = Content.assemble((f"{marker}{clean(question.title.get(lang))}", "bold"), "\n", clean(shown))
@@ -179,7 +179,7 @@ class WizardScreen(Screen[None]):
                 entries.append((kb_id, index.meta(found).title))
         if entries:
             first = index.meta(index.entry_index(entries[0][0], lang))  # type: ignore[arg-type]
-            text += f"\n\n{clean(tree.label('guide_help_kb', lang))}: {clean(first.title)}\n{clean(first.summary)}"
+            text += f"\n\n{clean(t('guide_help_kb', lang))}: {clean(first.title)}\n{clean(first.summary)}"
         self.query_one("#wizard-help-text", Static).update(text)
         kb = self.query_one("#wizard-kb", OptionList)
         kb.set_options(Option(f"› {clean(title)}", id=kb_id) for kb_id, title in entries)

@@ -10,13 +10,13 @@ from textual.widgets.option_list import Option
 
 from advisor.i18n import t
 from advisor.textnorm import strip_terminal_escapes as clean
-from advisor.tui.answer import Answer
+from advisor.reply import Article
 from advisor.tui.messages import EntryOpenRequested, TopicChosen
 from advisor.tui.widgets.choice_list import ChoiceList
 
 
 class AnswerCard(Vertical):
-    """Shows one `Answer`; choosing a related topic posts `TopicChosen`, the open button `EntryOpenRequested`.
+    """Shows one `Article`; choosing a related topic posts `TopicChosen`, the open button `EntryOpenRequested`.
 
     Args:
         answer: The answer to show.
@@ -42,7 +42,7 @@ class AnswerCard(Vertical):
     }
     """
 
-    def __init__(self, answer: Answer, lang: str) -> None:
+    def __init__(self, answer: Article, lang: str) -> None:
         super().__init__(classes="answer")
         self.answer = answer
         self.lang = lang
@@ -52,7 +52,8 @@ class AnswerCard(Vertical):
         yield Static(clean(answer.title), classes="answer-title", markup=False)
         with Horizontal(classes="answer-meta"):
             yield Static(self._meta_text(), classes="answer-meta-text", markup=False)
-            yield Button(t("tui_open_full", self.lang), compact=True, classes="answer-open")
+            if answer.source:  # a catalogue answer has no entry to open
+                yield Button(t("tui_open_full", self.lang), compact=True, classes="answer-open")
         if answer.wanted_lang:
             yield Static(t("language_fallback", self.lang, wanted=answer.wanted_lang, shown=answer.lang), classes="answer-notice", markup=False)
         yield Markdown(clean(answer.body).strip(), open_links=False, classes="answer-body")
@@ -67,7 +68,7 @@ class AnswerCard(Vertical):
         parts = []
         if self.answer.score is not None:
             parts.append(f"{t('confidence', self.lang)} {self.answer.score:.0f}")
-        parts.append(f"{t('tui_source', self.lang)}: {self.answer.source}")
+        parts.append(f"{t('tui_source', self.lang)}: {self.answer.source or 'providers.yaml'}")
         return " · ".join(parts)
 
     def _sources(self) -> str:
@@ -77,7 +78,8 @@ class AnswerCard(Vertical):
         """Show the labels in `lang`; the entry itself stays in its own language."""
         self.lang = lang
         self.query_one(".answer-meta-text", Static).update(self._meta_text())
-        self.query_one(".answer-open", Button).label = t("tui_open_full", lang)
+        for button in self.query(".answer-open").results(Button):
+            button.label = t("tui_open_full", lang)
         for notice in self.query(".answer-notice").results(Static):
             notice.update(t("language_fallback", lang, wanted=self.answer.wanted_lang, shown=self.answer.lang))
         for label in self.query(".answer-related-label").results(Static):
@@ -94,7 +96,7 @@ class AnswerCard(Vertical):
     @on(Button.Pressed, ".answer-open")
     def _open(self, event: Button.Pressed) -> None:
         event.stop()
-        self.post_message(EntryOpenRequested(self.answer.topic, self.answer.lang))
+        self.post_message(EntryOpenRequested(self.answer.id, self.answer.lang))
 
     @on(Markdown.LinkClicked)
     def _link(self, event: Markdown.LinkClicked) -> None:

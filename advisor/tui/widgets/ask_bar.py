@@ -14,7 +14,7 @@ from textual.worker import get_current_worker
 from advisor.i18n import t
 from advisor.tui.messages import QuestionAsked
 from advisor.tui.question_history import QuestionHistory
-from advisor.tui.question_suggester import QuestionSuggester, Suggestion
+from advisor.search.suggest import QuestionSuggester, Suggestion
 from advisor.tui.widgets.suggestion_list import SuggestionList
 
 SUGGESTIONS = 5

@@ -6,7 +6,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from advisor.textnorm import strip_terminal_escapes
-from advisor.tui.question_suggester import Suggestion
+from advisor.search.suggest import Suggestion
 
 
 class SuggestionList(OptionList, can_focus=False):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.session import Answer, Session
-from advisor.trees import CheckItem, Text, Tree
+from advisor.decision.session import Answer, Session
+from advisor.decision.tree import CheckItem, Text, Tree
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,9 @@ class Recommendation:
     points: tuple[Point, ...]
     checklist: tuple[CheckItem, ...]
     kb: tuple[str, ...]
+    # What to look for in a provider: from the tree's `needs` on the deployment, the sharing modes,
+    # the checklist items and the rules, in that order.
+    needs: tuple[str, ...] = ()
 
     @property
     def assumptions(self) -> tuple[Answer, ...]:
@@ -64,6 +67,15 @@ def recommend(session: Session) -> Recommendation:
     check_ids = {check_id for rule in fired for check_id in rule.checks}
     checklist = tuple(item for item in tree.checklist if item.id in check_ids)
 
+    needs: dict[str, None] = {}
+    for choice in (*tree.deployments, *tree.sharing_modes):
+        if choice.value == deployment or choice.value in sharing:
+            needs.update(dict.fromkeys(choice.needs))
+    for item in checklist:
+        needs.update(dict.fromkeys(item.needs))
+    for rule in ordered:
+        needs.update(dict.fromkeys(rule.needs))
+
     cited: dict[str, None] = {}
     for point in points:
         cited.update(dict.fromkeys(point.kb))
@@ -78,4 +90,5 @@ def recommend(session: Session) -> Recommendation:
         points=points,
         checklist=checklist,
         kb=tuple(cited),
+        needs=tuple(needs),
     )

@@ -1,23 +1,8 @@
-"""Domain records shared by the loader, the search engine and every front end."""
+"""The knowledge records: one entry in one language, and the lexicon the matcher applies."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-LANGUAGES: tuple[str, ...] = ("en", "vi")
-# The word lists of `catalogue_questions` in lexicon.yaml (see `Lexicon.catalogue`).
-CATALOGUE_WORD_LISTS: tuple[str, ...] = (
-    "filler",
-    "provider_nouns",
-    "which_before_noun",
-    "which_after_noun",
-    "plural_nouns",
-    "after_plural_noun",
-    "choosing_words",
-    "everyday_aliases",
-)
-
 
 @dataclass(frozen=True)
 class Entry:
@@ -55,6 +40,3 @@ class Lexicon:
     stopwords: frozenset[str] = frozenset()
     markers: dict[str, frozenset[str]] | None = None
     synonyms: dict[str, tuple[str, ...]] | None = None
-    # How questions talk about the provider catalogue (`catalogue_questions` in lexicon.yaml), as
-    # plain data for the index: word lists folded, feature phrases kept as written.
-    catalogue: dict[str, Any] | None = None

@@ -18,12 +18,10 @@ from itertools import chain
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from advisor.index import FULL_WEIGHT, PHRASE_FIELDS, SearchIndex
+from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, WEIGHT_BITS, SearchIndex, decode_posting
 from advisor.textnorm import has_vietnamese_letters
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (1.5 ms of `advisor ask`)
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any
 
 MAX_QUERY_CHARS = 2000
 # Tuned on tests/eval/dev.jsonl with `python -m tests.eval.report --misses`; see README.
@@ -189,14 +187,15 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
             continue
         gain = idf * confidence / FULL_WEIGHT
         for packed in index.posting(token):
-            topic = packed >> 4
-            scores[topic] = scores.get(topic, 0.0) + gain * (packed & 15)
+            topic, weight = decode_posting(packed)
+            scores[topic] = scores.get(topic, 0.0) + gain * weight
     if common:
         if not scores:  # nothing rare in the query: fall back to the common tokens themselves
             common.sort(key=lambda item: index.document_frequency(item[0]))
             token, idf, confidence = common.pop(0)
             for packed in index.posting(token):
-                scores[packed >> 4] = idf * confidence / FULL_WEIGHT * (packed & 15)
+                topic, weight = decode_posting(packed)
+                scores[topic] = idf * confidence / FULL_WEIGHT * weight
         _rescore_common(index, scores, common)
 
     candidates = heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
@@ -220,9 +219,11 @@ def _rescore_common(index: SearchIndex, scores: dict[int, float], common: list[t
         gain = idf * confidence / FULL_WEIGHT
         postings = index.posting(token)
         for topic in shortlist:
-            at = bisect_left(postings, topic << 4)
-            if at < len(postings) and postings[at] >> 4 == topic:
-                scores[topic] += gain * (postings[at] & 15)
+            at = bisect_left(postings, topic << WEIGHT_BITS)
+            if at < len(postings):
+                found, weight = decode_posting(postings[at])
+                if found == topic:
+                    scores[topic] += gain * weight
 
 
 def combined_score(lexical: float, fuzzy_score: float, evidence: float) -> float:

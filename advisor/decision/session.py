@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from advisor.problems import DataError, Problem, UsageError
-from advisor.trees import Node, Question, Tree
+from advisor.problems import DataError, InvalidInput, Problem
+from advisor.decision.tree import Node, Question, Tree
 
 SESSION_SCHEMA = 1
 # The answer value that means "not sure": the question's default is used and marked assumed.
@@ -108,7 +108,7 @@ class Session:
         """Answer the next question; None or "not-sure" takes its default as an assumption."""
         question = self.next_question
         if question is None:
-            raise UsageError("there is no question left to answer")
+            raise InvalidInput("there is no question left to answer")
         return Session.of(self.tree, (*self.answers, checked_answer(question, value)))
 
     def back(self) -> Session:
@@ -123,7 +123,7 @@ class Session:
         """Change an earlier answer; later answers that no longer apply are dropped."""
         question = self.tree.question(key)
         if question is None or all(answer.key != key for answer in self.answers):
-            raise UsageError(f"'{key}' has not been answered, so it cannot be changed")
+            raise InvalidInput(f"'{key}' has not been answered, so it cannot be changed")
         new = checked_answer(question, value)
         return Session.of(self.tree, tuple(new if answer.key == key else answer for answer in self.answers))
 
@@ -136,12 +136,12 @@ class Session:
 
 
 def checked_answer(question: Question, value: str | None) -> Answer:
-    """An answer to `question`, or `UsageError` naming the allowed values."""
+    """An answer to `question`, or `InvalidInput` naming the allowed values."""
     if value is None or value == NOT_SURE:
         return Answer(question.key, question.default, assumed=True)
     if question.option(value) is None:
         allowed = ", ".join((*question.values, NOT_SURE))
-        raise UsageError(f"{question.key}={value} is not allowed; allowed values: {allowed}")
+        raise InvalidInput(f"{question.key}={value} is not allowed; allowed values: {allowed}")
     return Answer(question.key, value)
 
 
@@ -206,7 +206,7 @@ class Completion:
 def complete(tree: Tree, given: Mapping[str, str], *, strict: bool = False) -> Completion:
     """Answer the tree non-interactively: given values where present, defaults elsewhere.
 
-    Unknown keys and values raise `UsageError` naming the allowed ones; with `strict`, a relevant
+    Unknown keys and values raise `InvalidInput` naming the allowed ones; with `strict`, a relevant
     question left unanswered does too. Given answers the walk never reaches are reported back as
     ignored, so a caller can tell the user they did not apply.
     """
@@ -214,7 +214,7 @@ def complete(tree: Tree, given: Mapping[str, str], *, strict: bool = False) -> C
         question = tree.question(key)
         if question is None:
             allowed = ", ".join(question.key for question in tree.questions)
-            raise UsageError(f"unknown answer key '{key}'; allowed keys: {allowed}")
+            raise InvalidInput(f"unknown answer key '{key}'; allowed keys: {allowed}")
         checked_answer(question, value)
     session = Session.start(tree)
     missing: list[str] = []
@@ -226,7 +226,7 @@ def complete(tree: Tree, given: Mapping[str, str], *, strict: bool = False) -> C
             missing.append(question.key)
         session = session.answer(given.get(question.key))
     if strict and missing:
-        raise UsageError(f"--strict: no answer for {', '.join(missing)} (give --answer KEY=VALUE for each)")
+        raise InvalidInput(f"--strict: no answer for {', '.join(missing)} (give --answer KEY=VALUE for each)")
     answered = {answer.key for answer in session.answers}
     ignored = tuple(key for key in given if key not in answered)
     assumed = tuple(answer.key for answer in session.answers if answer.assumed)
@@ -246,10 +246,10 @@ def session_json(session: Session) -> str:
 
 
 def save_session(session: Session, path: Path) -> None:
-    """Write the session atomically: a crash mid-write leaves the previous file intact."""
-    from advisor.export import write_file
+    """Write the session atomically (`OutputError` when it cannot be written)."""
+    from advisor.files import atomic_write
 
-    write_file(Path(path), session_json(session), force=True)
+    atomic_write(path, session_json(session), force=True)
 
 
 def load_session(path: Path, tree: Tree) -> Session:

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from advisor import yamlsafe
-from advisor.entryfile import LineError
-from advisor.entryfile import read_text, split_front_matter
-from advisor.models import CATALOGUE_WORD_LISTS, LANGUAGES, Entry, Lexicon
+from advisor.files import LineError, display_path, read_text
+from advisor.knowledge.body import split_front_matter
+from advisor.i18n import LANGUAGES
+from advisor.knowledge.entry import Entry, Lexicon
 from advisor.problems import Problem
 from advisor.textnorm import fold
 
@@ -182,94 +183,74 @@ def entry_files(root: Path) -> list[Path]:
     return files
 
 
-def display_path(path: Path, root: Path) -> str:
-    try:
-        return str(path.relative_to(root.parent))
-    except ValueError:
-        return str(path)
-
-
-def load_lexicon(root: Path, problems: list[Problem]) -> Lexicon:
+def read_lexicon(root: Path, problems: list[Problem]) -> tuple[yamlsafe.YamlDoc, str] | None:
+    """The parsed `lexicon.yaml` of `root` and its display path; None when absent or unreadable."""
     path = root / LEXICON_FILE
     if not path.exists():
-        return Lexicon()
+        return None
     display = display_path(path, root)
     try:
         doc = yamlsafe.load(read_text(path))
     except LineError as error:
         problems.append(Problem(display, error.line, str(error)))
-        return Lexicon()
+        return None
     except ValueError as error:
         problems.append(Problem(display, 1, str(error)))
-        return Lexicon()
+        return None
     except yamlsafe.YamlError as error:
         problems.append(Problem(display, error.line, error.message))
-        return Lexicon()
-    data: Any = doc.data or {}
-    if not isinstance(data, dict):
+        return None
+    if doc.data is not None and not isinstance(doc.data, dict):
         problems.append(Problem(display, 1, "the lexicon must be a mapping"))
+        return None
+    return doc, display
+
+
+def word_list(value: Any, doc: yamlsafe.YamlDoc, display: str, where: tuple[Any, ...], problems: list[Problem]) -> list[str]:
+    """A lexicon list of words, folded; each item that is not text is a problem on its line."""
+    name = ".".join(map(str, where))
+    if not isinstance(value, list):
+        problems.append(Problem(display, doc.line(*where), f"'{name}' must be a list of strings"))
+        return []
+    out: list[str] = []
+    for index, item in enumerate(value):
+        if isinstance(item, str):
+            if item.strip():
+                out.append(fold(item))
+        else:
+            hint = " (quote words such as yes, no, on, off)" if isinstance(item, bool) else ""
+            problems.append(Problem(display, doc.line(*where, index), f"'{name}' item {index + 1} is not a string{hint}"))
+    return out
+
+
+def section(doc: yamlsafe.YamlDoc, display: str, key: str, problems: list[Problem]) -> dict[Any, Any]:
+    """A top-level mapping of the lexicon (empty when absent); any other type is a problem."""
+    value = (doc.data or {}).get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        problems.append(Problem(display, doc.line(key), f"'{key}' must be a mapping"))
+        return {}
+    return value
+
+
+def load_lexicon(root: Path, problems: list[Problem]) -> Lexicon:
+    """Stop words, language markers and synonyms; `catalogue_questions` belongs to the catalogue."""
+    found = read_lexicon(root, problems)
+    if found is None:
         return Lexicon()
-
-    def words(value: Any, *where: Any) -> list[str]:
-        name = ".".join(map(str, where))
-        if not isinstance(value, list):
-            problems.append(Problem(display, doc.line(*where), f"'{name}' must be a list of strings"))
-            return []
-        out: list[str] = []
-        for index, item in enumerate(value):
-            if isinstance(item, str):
-                out.append(fold(item)) if item.strip() else None
-            else:
-                hint = " (quote words such as yes, no, on, off)" if isinstance(item, bool) else ""
-                problems.append(Problem(display, doc.line(*where, index), f"'{name}' item {index + 1} is not a string{hint}"))
-        return out
-
+    doc, display = found
     stop: set[str] = set()
-    for lang, value in (data.get("stopwords") or {}).items():
-        stop.update(words(value, "stopwords", lang))
-    markers = {lang: frozenset(words(value, "language_markers", lang)) for lang, value in (data.get("language_markers") or {}).items()}
+    for lang, value in section(doc, display, "stopwords", problems).items():
+        stop.update(word_list(value, doc, display, ("stopwords", lang), problems))
+    markers = {
+        str(lang): frozenset(word_list(value, doc, display, ("language_markers", lang), problems))
+        for lang, value in section(doc, display, "language_markers", problems).items()
+    }
     synonyms: dict[str, tuple[str, ...]] = {}
-    for canonical, value in (data.get("synonyms") or {}).items():
-        synonyms[fold(str(canonical))] = tuple(words(value, "synonyms", canonical))
-    catalogue = _catalogue_questions(data.get("catalogue_questions"), doc, display, words, problems)
-    return Lexicon(frozenset(stop), markers, synonyms, catalogue)
-
-
-def _catalogue_questions(raw: Any, doc: yamlsafe.YamlDoc, display: str, words: Any, problems: list[Problem]) -> dict[str, Any] | None:
-    """The `catalogue_questions` section: feature phrases with the facts and need they mean, and
-    the word lists that tell a provider question from a general one."""
-    if raw is None:
-        return None
-    section = "catalogue_questions"
-    if not isinstance(raw, dict):
-        problems.append(Problem(display, doc.line(section), f"'{section}' must be a mapping"))
-        return None
-    from advisor.providers import FACT_KEYS, NEEDS
-
-    known = {"features", *CATALOGUE_WORD_LISTS}
-    for key in raw:
-        if key not in known:
-            problems.append(Problem(display, doc.line(section, key), f"unknown key '{section}.{key}' (known: {', '.join(sorted(known))})"))
-    features: list[list[Any]] = []
-    for index, item in enumerate(raw.get("features") or []):
-        where = (section, "features", index)
-        if not isinstance(item, dict) or not isinstance(item.get("phrases"), list) or not isinstance(item.get("facts"), list):
-            problems.append(Problem(display, doc.line(*where), "a feature needs 'phrases' and 'facts' lists (and 'need': a need or null)"))
-            continue
-        phrases = [p for p in item["phrases"] if isinstance(p, str) and p.strip()]
-        facts = [f for f in item["facts"] if f in FACT_KEYS]
-        for number, fact in enumerate(item["facts"]):
-            if fact not in FACT_KEYS:
-                problems.append(Problem(display, doc.line(*where, "facts", number), f"unknown fact '{fact}' (facts: {', '.join(FACT_KEYS)})"))
-        need = item.get("need")
-        if need is not None and need not in NEEDS:
-            problems.append(Problem(display, doc.line(*where, "need"), f"unknown need '{need}' (needs: {', '.join(NEEDS)})"))
-            need = None
-        features.append([phrases, facts, need])
-    terms: dict[str, Any] = {"features": features}
-    for name in CATALOGUE_WORD_LISTS:
-        terms[name] = words(raw.get(name) or [], section, name)
-    return terms
+    for canonical, value in section(doc, display, "synonyms", problems).items():
+        synonyms[fold(str(canonical))] = tuple(word_list(value, doc, display, ("synonyms", canonical), problems))
+    return Lexicon(frozenset(stop), markers, synonyms)
 
 
 def load_knowledge(root: Path) -> KnowledgeBase:
@@ -332,7 +313,7 @@ def collection_problems(kb: KnowledgeBase, root: Path) -> list[Problem]:
             other = first_seen.get(key)
             if other is None:
                 first_seen[key] = entry
-            elif other is not entry:
+            elif other.id != entry.id:  # the same wording in both languages of one entry is fine
                 problems.append(
                     Problem(display, _line_of(text, question), f"question '{question}' is also on {display_path(Path(other.path), root)}")
                 )

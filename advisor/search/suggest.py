@@ -1,6 +1,6 @@
 """Search-as-you-type: the authored questions and titles that best match a half-typed question.
 
-`advisor.search.search` ranks whole questions; while the user is still typing, the last word is
+`advisor.search.rank.search` ranks whole questions; while the user is still typing, the last word is
 usually incomplete ("how do I sha"), so this matcher treats it as a prefix and every earlier word
 as a whole token (typo-corrected like the search engine does). It works on the phrases the index
 already holds, needs no Textual and is tested directly; the chat screen calls it from an exclusive
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from advisor.index import PHRASE_FIELDS, SearchIndex
-from advisor.search import detect_language
+from advisor.search.index import PHRASE_FIELDS, SearchIndex
+from advisor.search.rank import detect_language
 
 # Only the start of a pasted wall of text is worth matching while typing.
 MAX_CHARS = 200

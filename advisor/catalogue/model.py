@@ -1,0 +1,254 @@
+"""The provider catalogue's records: providers, their facts, and the needs a user can ask for.
+
+The catalogue lives in `<kb>/providers.yaml` (read by `advisor.catalogue.load`; a knowledge folder
+without it simply has no providers). It never guesses: a value the research could not confirm is
+`unknown`, and matching keeps "unknown" apart from "no", so the user is told what to verify and
+where instead of being shown a confident filter.
+
+The records also travel as plain data inside the cached search index (`to_data`/`from_data`), so
+answering a provider question never imports YAML.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.problems import InvalidInput, Problem
+
+CATALOGUE_FILE = "providers.yaml"
+SCHEMA = 1
+UNKNOWN = "unknown"
+_SHARING = ("native", "self-managed", "no", UNKNOWN)
+# Allowed values per fact; None marks the two list-valued facts, checked separately.
+FACT_VALUES: dict[str, tuple[str, ...] | None] = {
+    "kubernetes": ("managed", "bring-your-own", "none", UNKNOWN),
+    "gpu_models": None,
+    "drivers": ("provider", "addon", "user", UNKNOWN),
+    "time_slicing": _SHARING,
+    "mig": _SHARING,
+    "mps": _SHARING,
+    "interconnect": None,
+    "shared_storage": ("yes", "no", UNKNOWN),
+    "spot": ("yes", "no", UNKNOWN),
+    "control_plane_fee": ("free", "paid", "free-tier", "n/a", UNKNOWN),
+    "scale_to_zero": ("yes", "no", "n/a", UNKNOWN),
+}
+FACT_KEYS: tuple[str, ...] = tuple(FACT_VALUES)
+INTERCONNECTS: tuple[str, ...] = ("infiniband", "roce", "efa", "rdma")
+ID_PATTERN = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
+URL_PATTERN = re.compile(r"^https?://[^\s\x00-\x1f\x7f-\x9f]+$")  # no spaces, no control characters
+
+# The needs vocabulary is part of the CLI and JSON contract: add names, never rename them.
+# need -> (fact, {value that meets it: caveat code ("" when none)}); any other known value fails it.
+VALUE_NEEDS: dict[str, tuple[str, dict[str, str]]] = {
+    "managed": ("kubernetes", {"managed": ""}),
+    "self-run": ("kubernetes", {"bring-your-own": ""}),
+    "kubernetes": ("kubernetes", {"managed": "", "bring-your-own": "bring_your_own"}),
+    "mig": ("mig", {"native": "", "self-managed": "self_managed"}),
+    "time-slicing": ("time_slicing", {"native": "", "self-managed": "self_managed"}),
+    "mps": ("mps", {"native": "", "self-managed": "self_managed"}),
+    "shared-storage": ("shared_storage", {"yes": ""}),
+    "spot": ("spot", {"yes": ""}),
+    "scale-to-zero": ("scale_to_zero", {"yes": ""}),
+    "free-control-plane": ("control_plane_fee", {"free": "", "free-tier": "free_tier"}),
+    "drivers-preinstalled": ("drivers", {"provider": "", "addon": "addon"}),
+}
+# Fabric needs: the interconnect kind that meets it; None = any RDMA-capable fabric.
+FABRIC_NEEDS: dict[str, str | None] = {"infiniband": "infiniband", "rdma": None, "efa": "efa"}
+NEEDS: tuple[str, ...] = (
+    "managed",
+    "self-run",
+    "kubernetes",
+    "mig",
+    "time-slicing",
+    "mps",
+    "infiniband",
+    "rdma",
+    "efa",
+    "shared-storage",
+    "spot",
+    "scale-to-zero",
+    "free-control-plane",
+    "drivers-preinstalled",
+)
+_NEED_ALIASES = {"k8s": "kubernetes", "byo": "self-run", "bring-your-own": "self-run", "timeslicing": "time-slicing"}
+
+
+def need_fact(need: str) -> str:
+    """The catalogue fact a need is decided by."""
+    return "interconnect" if need in FABRIC_NEEDS else VALUE_NEEDS[need][0]
+
+
+class UnknownNeed(InvalidInput):
+    """A need outside `NEEDS`; the CLI turns it into a usage error naming the allowed needs."""
+
+    def __init__(self, need: str) -> None:
+        super().__init__(f"unknown need '{need}'; allowed needs: {', '.join(NEEDS)}")
+        self.need = need
+
+
+def normalize_need(text: str) -> str:
+    """`MIG`, `time_slicing` or `k8s` to the canonical need name; `UnknownNeed` otherwise."""
+    key = "-".join(text.strip().casefold().replace("_", "-").split())
+    key = _NEED_ALIASES.get(key, key)
+    if key not in NEEDS:
+        raise UnknownNeed(text)
+    return key
+
+
+def normalize_needs(needs: Iterable[str]) -> tuple[str, ...]:
+    """Canonical needs in the order given, without repeats."""
+    out: list[str] = []
+    for need in needs:
+        key = normalize_need(need)
+        if key not in out:
+            out.append(key)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One catalogue value; `value` is a string, a tuple (GPU models, interconnects) or `unknown`."""
+
+    key: str
+    value: str | tuple[str, ...] = UNKNOWN
+    detail: str = ""
+    source: str | None = None
+    checked: str | None = None
+    notice: str | None = None
+    third_party: bool = False
+    more_sources: tuple[str, ...] = ()
+    source_date: str | None = None
+
+    @property
+    def known(self) -> bool:
+        return self.value != UNKNOWN
+
+
+@dataclass(frozen=True)
+class Provider:
+    id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    facts: tuple[Fact, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def fact(self, key: str) -> Fact:
+        """The fact `key`; a fact the file does not give is unknown, never assumed."""
+        for fact in self.facts:
+            if fact.key == key:
+                return fact
+        return Fact(key)
+
+    @property
+    def docs_url(self) -> str | None:
+        """Where to verify an unknown with no page of its own: the Kubernetes page, else any source."""
+        for fact in sorted(self.facts, key=lambda f: f.key != "kubernetes"):
+            if fact.source:
+                return fact.source
+        return None
+
+    @property
+    def as_of(self) -> str | None:
+        """The oldest checked date: the whole record is only as fresh as that."""
+        dates = [fact.checked for fact in self.facts if fact.checked]
+        return min(dates) if dates else None
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    providers: tuple[Provider, ...] = ()
+    compiled: str | None = None
+    problems: tuple[Problem, ...] = ()
+
+    def get(self, provider_id: str) -> Provider | None:
+        return next((p for p in self.providers if p.id == provider_id), None)
+
+    @property
+    def as_of(self) -> str | None:
+        dates = [p.as_of for p in self.providers if p.as_of]
+        return min(dates) if dates else self.compiled
+
+
+@dataclass(frozen=True)
+class NeedCheck:
+    """How one provider stands on one need.
+
+    `status` is met, unknown or failed; `note` is a caveat code (e.g. `self_managed`: it works but
+    you install and configure it) and `link` the page to read, for an unknown the provider's docs
+    when the fact has no page of its own.
+    """
+
+    need: str
+    status: str
+    fact: str
+    note: str = ""
+    link: str | None = None
+
+
+@dataclass(frozen=True)
+class ProviderMatch:
+    provider: Provider
+    checks: tuple[NeedCheck, ...] = ()
+
+    def _needs(self, status: str) -> tuple[str, ...]:
+        return tuple(check.need for check in self.checks if check.status == status)
+
+    @property
+    def met(self) -> tuple[str, ...]:
+        return self._needs("met")
+
+    @property
+    def unknown(self) -> tuple[str, ...]:
+        return self._needs("unknown")
+
+    @property
+    def failed(self) -> tuple[str, ...]:
+        return self._needs("failed")
+
+    @property
+    def status(self) -> str:
+        """fits (every need met), verify (no need failed, some unknown) or fails."""
+        return "fails" if self.failed else "verify" if self.unknown else "fits"
+
+    @property
+    def to_verify(self) -> tuple[NeedCheck, ...]:
+        return tuple(check for check in self.checks if check.status == "unknown")
+
+
+
+def to_data(catalogue: Catalogue) -> dict[str, Any]:
+    """Plain dicts and lists for the marshal-cached index (no dataclasses, no dates)."""
+    return {
+        "compiled": catalogue.compiled,
+        "providers": [
+            {
+                "id": p.id,
+                "name": p.name,
+                "aliases": list(p.aliases),
+                "notes": list(p.notes),
+                "facts": [
+                    [f.key, list(f.value) if isinstance(f.value, tuple) else f.value, f.detail, f.source, f.checked, f.notice, f.third_party, list(f.more_sources), f.source_date]
+                    for f in p.facts
+                ],
+            }
+            for p in catalogue.providers
+        ],
+    }
+
+
+def from_data(data: dict[str, Any] | None) -> Catalogue:
+    """The inverse of `to_data`; an index built without a catalogue gives an empty one."""
+    if not data:
+        return Catalogue()
+    providers = []
+    for raw in data.get("providers", ()):
+        facts = tuple(
+            Fact(key, tuple(value) if isinstance(value, list) else value, detail, source, checked, notice, third_party, tuple(more), source_date)
+            for key, value, detail, source, checked, notice, third_party, more, source_date in raw["facts"]
+        )
+        providers.append(Provider(raw["id"], raw["name"], tuple(raw["aliases"]), facts, tuple(raw["notes"])))
+    return Catalogue(tuple(providers), data.get("compiled"))

@@ -1,0 +1,193 @@
+"""Answering provider questions in `advisor ask` from the provider catalogue (issue 7).
+
+"does GKE support MIG", "eks spot notice", "nha cung cap nao co infiniband": the answer is a fact
+about a named provider, or a filter over all of them, so it comes from the catalogue (value,
+detail, source, date) rather than from a knowledge entry. General questions ("how do I choose a
+provider", "what is MIG") must stay with the knowledge entries, so this module fires only on:
+
+- a provider alias, matched on whole folded tokens ("gke", "amazon eks", "core weave"); aliases
+  that are everyday words ("google", "lambda", "gradient", "oci") count only beside a catalogue
+  feature or the word provider/cloud, and a long question that merely mentions a provider (a
+  troubleshooting story) is left to the knowledge entries;
+- or "which provider(s) ... <feature>" / "nhà cung cấp nào ... <feature>", unless the question is
+  about choosing criteria ("which provider features matter most").
+
+Everything works on the cached index's plain data through the index's own analyzer, so synonyms
+from `lexicon.yaml` (nhà cung cấp -> provider, roce -> rdma) apply and YAML is never imported.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.catalogue.model import Catalogue, from_data
+from advisor.search.analysis import Analyzer
+from advisor.textnorm import tokens as raw_tokens
+
+# Which words make a provider question is data: `catalogue_questions` in knowledge/lexicon.yaml.
+# Beyond this many words not explained by a provider, a feature or filler, the question is about
+# something else that happens to mention a provider (a troubleshooting story, say).
+MAX_OTHER_WORDS = 3
+MAX_QUERY_WORDS = 40
+
+# The word lists of `catalogue_questions`.
+WORD_LISTS: tuple[str, ...] = (
+    "filler",
+    "provider_nouns",
+    "which_before_noun",
+    "which_after_noun",
+    "plural_nouns",
+    "after_plural_noun",
+    "choosing_words",
+    "everyday_aliases",
+)
+
+
+def alias_keys(catalogue: Catalogue, analyzer: Analyzer) -> dict[tuple[str, ...], str]:
+    """Every provider alias (and id) as analysed tokens -> the provider's id."""
+    aliases: dict[tuple[str, ...], str] = {}
+    for provider in catalogue.providers:
+        for alias in (provider.id.replace("_", " "), *provider.aliases):
+            key = tuple(analyzer.content(alias))
+            if key:
+                aliases.setdefault(key, provider.id)
+    return aliases
+
+
+@dataclass(frozen=True)
+class _Terms:
+    """The index's analysed view of the catalogue and of `catalogue_questions` in lexicon.yaml."""
+
+    catalogue: Catalogue
+    aliases: dict[tuple[str, ...], str]
+    features: dict[tuple[str, ...], tuple[tuple[str, ...], str | None]]
+    longest: int
+    words: dict[str, frozenset[str]]  # each list of `catalogue_questions`, folded (alias lists may hold phrases)
+    choosing_phrases: tuple[tuple[str, ...], ...]  # multi-word `choosing_words`
+
+
+# Built once per loaded index (its analyzer), on the first provider question.
+_TERMS: weakref.WeakKeyDictionary[Analyzer, _Terms] = weakref.WeakKeyDictionary()
+
+
+def _terms(index_data: Mapping[str, Any], analyzer: Analyzer) -> _Terms | None:
+    cached = _TERMS.get(analyzer)
+    if cached is not None:
+        return cached
+    catalogue = from_data(index_data.get("providers"))
+    data = index_data.get("catalogue_terms")
+    if not catalogue.providers or not data:
+        return None
+    words = {name: frozenset(data[name]) for name in WORD_LISTS}
+    aliases = alias_keys(catalogue, analyzer)
+    features: dict[tuple[str, ...], tuple[tuple[str, ...], str | None]] = {}
+    for phrases, facts, need in data["features"]:
+        for phrase in phrases:
+            key = tuple(analyzer.content(phrase))
+            if key and key not in aliases and not (len(key) == 1 and key[0] in words["filler"]):
+                features.setdefault(key, (tuple(facts), need))
+    longest = max(len(key) for key in (*aliases, *features))
+    choosing = tuple(tuple(phrase.split()) for phrase in data["choosing_words"] if " " in phrase)
+    terms = _Terms(catalogue, aliases, features, longest, words, choosing)
+    _TERMS[analyzer] = terms
+    return terms
+
+
+@dataclass(frozen=True)
+class ProviderQuestion:
+    """What a question asks of the catalogue.
+
+    Attributes:
+        providers: Provider ids named, in the order named.
+        facts: Catalogue facts asked about.
+        needs: Needs asked for ("which provider has MIG").
+        other_words: Content words explained by none of these: many of them mean the question is
+            about something else that happens to mention a provider.
+        which: Whether it asks which provider(s) have something.
+        catalogue: The catalogue the question was read against.
+    """
+
+    providers: tuple[str, ...]
+    facts: tuple[str, ...]
+    needs: tuple[str, ...]
+    other_words: int
+    which: bool
+    catalogue: Catalogue = field(compare=False, repr=False)
+
+    @property
+    def answerable(self) -> bool:
+        """Whether the catalogue alone can answer it (named providers, or "which provider has X")."""
+        if self.other_words > MAX_OTHER_WORDS:
+            return False
+        return bool(self.providers) or bool(self.which and self.facts)
+
+
+def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str) -> ProviderQuestion | None:
+    """What `query` asks of the catalogue stored in `index_data`; None when it names no provider
+    and asks no "which provider" question (or the index has no catalogue)."""
+    terms = _terms(index_data, analyzer)
+    if terms is None:
+        return None
+    words = analyzer.content(query)
+    if not words or len(words) > MAX_QUERY_WORDS:
+        return None
+    named: list[tuple[str, tuple[str, ...]]] = []
+    facts: list[str] = []
+    needs: list[str] = []
+    other = 0
+    position = 0
+    while position < len(words):
+        for size in range(min(terms.longest, len(words) - position), 0, -1):
+            key = tuple(words[position : position + size])
+            if key in terms.aliases:
+                named.append((terms.aliases[key], key))
+                break
+            if key in terms.features:
+                found_facts, need = terms.features[key]
+                facts.extend(f for f in found_facts if f not in facts)
+                if need and need not in needs:
+                    needs.append(need)
+                break
+        else:
+            size = 1
+            if words[position] not in terms.words["filler"] and words[position] not in terms.words["provider_nouns"]:
+                other += 1
+        position += size
+    all_words = analyzer.words(query)
+    noun = any(word in terms.words["provider_nouns"] for word in all_words)
+    providers: list[str] = []
+    for provider_id, key in named:
+        # "google colab", "gradient accumulation", "vast amounts of data": an everyday word
+        # names a provider only in a question that is plainly about the catalogue.
+        if " ".join(key) in terms.words["everyday_aliases"] and not ((facts or noun) and other == 0):
+            other += 1
+            continue
+        if provider_id not in providers:
+            providers.append(provider_id)
+    if "managed" in needs or "self-run" in needs:  # managed Kubernetes already implies Kubernetes
+        needs = [need for need in needs if need != "kubernetes"]
+    which = _asks_which(terms, all_words, raw_tokens(query))
+    if not providers and not which:
+        return None
+    return ProviderQuestion(tuple(providers), tuple(facts), tuple(needs), other, which, terms.catalogue)
+
+
+def _asks_which(terms: _Terms, words: list[str], raw: list[str]) -> bool:
+    """"which providers ...", "any provider ...", "nhà cung cấp nào ...", "providers with ..."."""
+    lists = terms.words
+    if set(words) & lists["choosing_words"] or any(_has_phrase(words, phrase) for phrase in terms.choosing_phrases):
+        return False
+    for position, word in enumerate(words):
+        if word not in lists["provider_nouns"]:
+            continue
+        if lists["which_before_noun"] & set(words[max(0, position - 4) : position]) or lists["which_after_noun"] & set(words[position + 1 : position + 3]):
+            return True
+    return any(word in lists["plural_nouns"] and following in lists["after_plural_noun"] for word, following in zip(raw, raw[1:]))
+
+
+def _has_phrase(words: list[str], phrase: tuple[str, ...]) -> bool:
+    size = len(phrase)
+    return any(tuple(words[i : i + size]) == phrase for i in range(len(words) - size + 1))

@@ -1,0 +1,54 @@
+"""Catalogue facts in words, in the interface language: shared by `ask`, `providers` and exports."""
+
+from __future__ import annotations
+
+from advisor.catalogue.model import UNKNOWN, Fact
+from advisor.i18n import t
+
+
+def fact_label(key: str, lang: str) -> str:
+    return t(f"prov_fact_{key}", lang)
+
+
+def need_label(need: str, lang: str) -> str:
+    return t(f"prov_need_{need}", lang)
+
+
+def note_text(note: str, lang: str) -> str:
+    return t(f"prov_note_{note}", lang) if note else ""
+
+
+_FABRIC_NAMES = {"infiniband": "InfiniBand", "roce": "RoCE", "efa": "EFA", "rdma": "RDMA"}
+
+
+def value_text(fact: Fact, lang: str) -> str:
+    """A fact's value in words: unknown is always said as unknown, a self-managed mode says who sets it up."""
+    value = fact.value
+    if value == UNKNOWN:
+        text = t("prov_value_unknown", lang)
+    elif isinstance(value, tuple):
+        if fact.key == "interconnect":
+            text = ", ".join(_FABRIC_NAMES.get(v, v) for v in value) if value else t("prov_value_none_documented", lang)
+        else:
+            text = ", ".join(value) if value else t("prov_value_none_documented", lang)
+    else:
+        text = t(f"prov_value_{fact.key}_{value}", lang)
+        if text == f"prov_value_{fact.key}_{value}":
+            text = t(f"prov_value_{value}", lang)
+    if fact.key == "spot" and value == "yes":
+        notice = fact.notice or UNKNOWN
+        shown = t("prov_value_unknown", lang) if notice == UNKNOWN else t("prov_notice_none", lang) if notice == "none" else notice
+        text += " · " + t("prov_notice", lang, notice=shown)
+    if fact.third_party:
+        text += " " + t("prov_third_party", lang)
+    return text
+
+
+def reminder(lang: str, as_of: str | None) -> str:
+    """The closing line every provider listing carries: data has a date, prices move."""
+    return t("prov_reminder", lang, date=as_of or "?")
+
+
+def status_text(status: str, lang: str) -> str:
+    """fits / verify / fails in words."""
+    return t(f"prov_status_{status}", lang)

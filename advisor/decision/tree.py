@@ -1,0 +1,214 @@
+"""A decision tree as frozen records: what is asked, where each answer leads, what is advised.
+
+A tree is data (`decision_trees/*.yaml`, read by `advisor.decision.parse`) so that authors change
+what is asked and advised without touching Python:
+
+- `questions`: what can be asked (public answer keys and values, help text, knowledge ids);
+- `flow`: nodes that ask a question and name the node that follows each answer, ending in an
+  outcome node; a question is asked only on the paths where it is relevant;
+- `rules`: declarative advice (conditions on answers → a point, checklist items, the deployment
+  model and GPU sharing modes, the provider needs it implies);
+- `checklist`, `deployments`, `sharing_modes` and `topics`: the words they use.
+
+Interface words (prompts, headings) are not tree content: they live in `advisor/locales/`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+
+SCHEMA = 1
+KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
+VALUE_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# Paths are enumerated to prove every rule can fire and every path gets a deployment; a tree
+# with more paths than this is almost certainly a mistake, and checking it would take too long.
+MAX_PATHS = 200_000
+
+@dataclass(frozen=True)
+class Text:
+    """One piece of user-visible text, by language (`advisor.i18n.LANGUAGES`)."""
+
+    by_lang: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, texts: Mapping[str, str]) -> Text:
+        return cls(tuple(sorted(texts.items())))
+
+    def get(self, lang: str) -> str:
+        """The text in `lang`, English when that translation is missing."""
+        texts = dict(self.by_lang)
+        return texts.get(lang) or texts.get("en", "")
+
+
+@dataclass(frozen=True)
+class Option:
+    value: str
+    label: Text
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question with its public answer key; `default` is what "not sure" assumes."""
+
+    key: str
+    title: Text
+    text: Text
+    help: Text
+    kb: tuple[str, ...]
+    default: str
+    options: tuple[Option, ...]
+    line: int = 0
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        return tuple(option.value for option in self.options)
+
+    def option(self, value: str) -> Option | None:
+        for option in self.options:
+            if option.value == value:
+                return option
+        return None
+
+
+@dataclass(frozen=True)
+class Edge:
+    """Answer `value` leads to node `target`; value `*` stands for every answer."""
+
+    value: str
+    target: str
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Node:
+    """A step of the flow: asks `ask` and moves to the target of the answer, or ends (outcome)."""
+
+    id: str
+    ask: str | None
+    edges: tuple[Edge, ...]
+    outcome: bool = False
+    line: int = 0
+    next_line: int = 0
+
+    def target(self, value: str) -> str | None:
+        """The node after answer `value` (through a `*` edge when there is no specific one)."""
+        fallback = None
+        for edge in self.edges:
+            if edge.value == value:
+                return edge.target
+            if edge.value == "*":
+                fallback = edge.target
+        return fallback
+
+
+@dataclass(frozen=True)
+class Condition:
+    """`key` was answered with one of `values`."""
+
+    key: str
+    values: tuple[str, ...]
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A point of advice that applies when every condition holds (no conditions: always)."""
+
+    id: str
+    when: tuple[Condition, ...]
+    topic: str
+    text: Text
+    kb: tuple[str, ...]
+    checks: tuple[str, ...] = ()
+    deployment: str | None = None
+    sharing: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ()
+    line: int = 0
+
+    def matches(self, answers: Mapping[str, str]) -> bool:
+        return all(answers.get(condition.key) in condition.values for condition in self.when)
+
+
+@dataclass(frozen=True)
+class CheckItem:
+    """One thing to confirm in a provider's documentation, and the catalogue needs it stands for."""
+
+    id: str
+    text: Text
+    kb: tuple[str, ...]
+    needs: tuple[str, ...] = ()
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A named value with a label: a deployment model, a sharing mode or a topic."""
+
+    value: str
+    label: Text
+    needs: tuple[str, ...] = ()
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Tree:
+    id: str
+    title: Text
+    start: str
+    questions: tuple[Question, ...]
+    nodes: tuple[Node, ...]
+    rules: tuple[Rule, ...]
+    checklist: tuple[CheckItem, ...]
+    deployments: tuple[Choice, ...]
+    sharing_modes: tuple[Choice, ...]
+    topics: tuple[Choice, ...]
+    path: str = ""
+    lines: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    @cached_property
+    def _questions(self) -> dict[str, Question]:
+        return {question.key: question for question in self.questions}
+
+    @cached_property
+    def _nodes(self) -> dict[str, Node]:
+        return {node.id: node for node in self.nodes}
+
+    @cached_property
+    def _checks(self) -> dict[str, CheckItem]:
+        return {item.id: item for item in self.checklist}
+
+    def question(self, key: str) -> Question | None:
+        return self._questions.get(key)
+
+    def node(self, node_id: str) -> Node | None:
+        return self._nodes.get(node_id)
+
+    def check(self, check_id: str) -> CheckItem | None:
+        return self._checks.get(check_id)
+
+    def choice_label(self, choices: tuple[Choice, ...], value: str, lang: str) -> str:
+        for choice in choices:
+            if choice.value == value:
+                return choice.label.get(lang)
+        return value
+
+    def question_title(self, key: str, lang: str) -> str:
+        """The short title of question `key` (the key itself when the tree has no such question)."""
+        question = self.question(key)
+        return question.title.get(lang) if question else key
+
+    def question_text(self, key: str, lang: str) -> str:
+        """The full wording of question `key`."""
+        question = self.question(key)
+        return question.text.get(lang) if question else key
+
+    def answer_label(self, key: str, value: str, lang: str) -> str:
+        """The label of answer `value` to question `key` (the value itself when unknown)."""
+        question = self.question(key)
+        option = question.option(value) if question else None
+        return option.label.get(lang) if option else value
+

@@ -1,0 +1,100 @@
+"""Recommendations as shareable files: every export format, registered in one place.
+
+`export_text()` is what every front end writes (`advisor recommend`, `advisor guide`, the app's
+export dialog): the recommendation resolved into one view (`advisor.export.view`) with the
+knowledge titles and the providers that fit, rendered by the format's renderer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from advisor.export.html import render_html
+from advisor.export.markdown import render_markdown
+from advisor.export.view import RecommendationView, build_view
+
+if TYPE_CHECKING:
+    from advisor.decision.recommend import Recommendation
+    from advisor.search.index import SearchIndex
+
+
+@dataclass(frozen=True)
+class Format:
+    """An export format: its name, the file suffixes that mean it, its label in the app, its renderer."""
+
+    name: str
+    suffixes: tuple[str, ...]
+    label: str
+    render: Callable[[RecommendationView], str]
+
+
+def _render_json(view: RecommendationView) -> str:
+    return json.dumps(view.record(), ensure_ascii=False, indent=2) + "\n"
+
+
+FORMATS: dict[str, Format] = {
+    fmt.name: fmt
+    for fmt in (
+        Format("md", (".md", ".markdown"), "tui_export_markdown", render_markdown),
+        Format("html", (".html", ".htm"), "tui_export_html", render_html),
+        Format("json", (".json",), "tui_export_json", _render_json),
+    )
+}
+DEFAULT_FORMAT = "md"
+
+
+def format_for_path(path: str | os.PathLike[str]) -> str | None:
+    """The format a file name's suffix asks for (`plan.html` -> html); None for any other suffix."""
+    suffix = os.path.splitext(os.fspath(path))[1].lower()
+    return next((fmt.name for fmt in FORMATS.values() if suffix in fmt.suffixes), None)
+
+
+def render(view: RecommendationView, fmt: str) -> str:
+    """`view` as `fmt`; `ValueError` for a format not in `FORMATS`."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown export format '{fmt}' (formats: {', '.join(FORMATS)})")
+    return FORMATS[fmt].render(view)
+
+
+def knowledge_titles(rec: Recommendation, lang: str, index: SearchIndex) -> dict[str, str]:
+    """Knowledge id -> entry title (in `lang` when it exists) for the ids `rec` cites."""
+    titles: dict[str, str] = {}
+    for kb_id in rec.kb:
+        entry = index.entry_index(kb_id, lang)
+        if entry is not None:
+            titles[kb_id] = index.meta(entry).title
+    return titles
+
+
+def recommendation_view(rec: Recommendation, lang: str, index: SearchIndex | None, kb_root: Path | None) -> RecommendationView:
+    """`rec` in `lang` with the titles of `index` and the providers of `kb_root`'s catalogue.
+
+    Both are decoration: without an index the view names ids only, and without a usable
+    catalogue it lists no providers.
+    """
+    titles = knowledge_titles(rec, lang, index) if index is not None else {}
+    return build_view(rec, lang, titles, _fit(rec, kb_root) if kb_root is not None else None)
+
+
+def _fit(rec: Recommendation, kb_root: Path):  # type: ignore[no-untyped-def]
+    from advisor.catalogue.load import load_catalogue
+    from advisor.catalogue.match import fit
+    from advisor.catalogue.model import CATALOGUE_FILE
+    from advisor.problems import DataError
+
+    if not (kb_root / CATALOGUE_FILE).is_file():
+        return None
+    try:
+        return fit(load_catalogue(kb_root), rec.needs)
+    except (DataError, OSError, ValueError):  # the advice stands without the provider list
+        return None
+
+
+def export_text(rec: Recommendation, fmt: str, lang: str, index: SearchIndex | None, kb_root: Path | None) -> str:
+    """What every front end exports: `render()` of `recommendation_view()`."""
+    return render(recommendation_view(rec, lang, index, kb_root), fmt)

@@ -1,0 +1,168 @@
+"""The files advisor reads and writes, and the two rules for them.
+
+Reading: only regular files, never more than a cap. A FIFO, `/dev/zero` or a socket given as a
+knowledge entry, an answers file or a saved session would otherwise hang advisor or fill its
+memory; they are refused with a reason instead.
+
+Writing: atomically. The text goes to a temporary file beside the target, is flushed to disk,
+then renamed over it, so a crash, a full disk or a signal leaves the old file whole and no
+temporary file behind. An existing file is replaced only when asked (`force`), and never when it
+is not a regular file (a device node, a FIFO), whatever `force` says.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from collections.abc import Iterable
+
+from advisor.problems import OutputError, OutputExists
+
+MAX_FILE_BYTES = 1_000_000
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+class LineError(ValueError):
+    """A file problem tied to a line (1-based)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def read_bytes(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file at `path`; `ValueError` with the reason otherwise.
+
+    Opened non-blocking so that a FIFO cannot stall the open itself, then refused by type before
+    a byte is read; the read stops one byte past the cap, so a file that grows while it is read
+    (or lies about its size) cannot exhaust memory either.
+    """
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except OSError as error:
+        raise ValueError(f"cannot read file: {error.strerror or error}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError("not a regular file")
+        if info.st_size > max_bytes:
+            raise ValueError(f"file is larger than {max_bytes:,} bytes")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= max_bytes:
+            chunk = os.read(fd, max(max_bytes + 1 - size, 1))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as error:
+        raise ValueError(f"cannot read file: {error.strerror or error}") from None
+    finally:
+        os.close(fd)
+    if size > max_bytes:
+        raise ValueError(f"file is larger than {max_bytes:,} bytes")
+    return b"".join(chunks)
+
+
+def read_text(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> str:
+    """A UTF-8 text file (a BOM is dropped); `ValueError` or `LineError` saying what is wrong."""
+    raw = read_bytes(path, max_bytes)
+    if b"\x00" in raw:
+        raise ValueError("not a text file (contains NUL bytes)")
+    return decode_utf8(raw)
+
+
+def decode_utf8(raw: bytes) -> str:
+    """`raw` as UTF-8 text; `LineError` naming the line of the first invalid byte."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise LineError(line, f"not valid UTF-8 (byte 0x{raw[error.start]:02x})") from None
+
+
+def display_path(path: str | os.PathLike[str], root: str | os.PathLike[str]) -> str:
+    """`path` relative to the folder holding `root` (`knowledge/en/mig.md`), else as given."""
+    path, parent = os.fspath(path), os.path.dirname(os.path.normpath(os.fspath(root)))
+    relative = os.path.relpath(path, parent) if parent else path
+    return path if relative.startswith(os.pardir) else relative
+
+
+def atomic_write(path: str | os.PathLike[str], data: str | bytes | Iterable[bytes], *, force: bool = False) -> None:
+    """Write `data` (text as UTF-8, bytes, or pieces of bytes) to `path`, atomically.
+
+    Raises `OutputExists` when `path` exists and `force` is false, and `OutputError` (one line,
+    naming the path) for anything else that stops the write: a folder or a special file in the
+    way, a missing folder, a full disk. The file gets the mode of the file it replaces, else the
+    usual 0666 less the umask.
+    """
+    target = os.fspath(path)
+    if target.endswith((os.sep, "/")) or os.path.isdir(target):
+        raise OutputError(f"{target} is a folder, not a file")
+    folder = os.path.dirname(target) or "."
+    if not os.path.isdir(folder):
+        raise OutputError(f"cannot write {target}: folder {folder} does not exist")
+    existing = _existing(target)
+    if existing is not None:
+        if not force:
+            raise OutputExists(f"{target} already exists; use --force to overwrite it")
+        if not stat.S_ISREG(existing.st_mode):
+            raise OutputError(f"{target} is not a regular file; refusing to replace it")
+    mode = stat.S_IMODE(existing.st_mode) if existing is not None else 0o666 & ~_umask()
+    temporary = os.path.join(folder, f".{os.path.basename(target)}.{os.getpid()}.{time.monotonic_ns()}.tmp")
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError as error:
+        raise OutputError(f"cannot write {target}: {error.strerror or error}") from None
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            pieces = [data.encode("utf-8")] if isinstance(data, str) else [data] if isinstance(data, bytes) else data
+            for piece in pieces:
+                stream.write(piece)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, mode)
+        if force:
+            os.replace(temporary, target)
+        else:
+            _create_exclusively(temporary, target)
+    except BaseException as error:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        if isinstance(error, OSError):
+            raise OutputError(f"cannot write {target}: {error.strerror or error}") from None
+        raise
+
+
+def _existing(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _umask() -> int:
+    """The process umask (it can only be read by setting it, so it is set straight back)."""
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
+def _create_exclusively(temporary: str, path: str) -> None:
+    """Move the finished file into place without ever replacing a file created meanwhile."""
+    try:
+        os.link(temporary, path)  # fails if `path` appeared since the check above
+    except FileExistsError:
+        raise OutputExists(f"{path} already exists; use --force to overwrite it") from None
+    except OSError:
+        # Some file systems have no hard links; the existence check above has to do.
+        if os.path.lexists(path):
+            raise OutputExists(f"{path} already exists; use --force to overwrite it") from None
+        os.replace(temporary, path)
+        return
+    os.unlink(temporary)

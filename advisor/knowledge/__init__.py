@@ -1,0 +1,1 @@
+"""The knowledge base: Markdown entries with YAML front matter, and the lexicon the matcher uses."""

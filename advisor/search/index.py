@@ -1,0 +1,169 @@
+"""The search index: built from the knowledge base, cached on disk, read without YAML.
+
+`advisor ask` should pay for rapidfuzz and a cache read, nothing more. The index is one file in
+the user's cache folder (`advisor.search.storage`: a small marshal header, then packed sections),
+keyed by every knowledge file's path, size and modification time plus the engine version.
+Phrases, entries and postings stay packed and are decoded one by one as a query touches them
+(read from disk on demand when the file is large), so opening a 100,000-entry index costs about
+what opening a 20-entry one does, in time and in memory (issue 5).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections import namedtuple
+from collections.abc import Sequence
+
+from advisor.search import storage, tables
+from advisor.search.analysis import Analyzer
+from advisor.problems import Problem
+
+from typing import Any
+
+# Bump when the index layout or the analysis changes: old caches are then rebuilt.
+INDEX_VERSION = 14
+# Field weights in twelfths, packed beside the topic number in one int32 posting. A token the
+# authors repeat across a topic's phrasings earns up to TF_BONUS more: it is what the topic is about.
+FIELD_WEIGHTS = {"title": 10, "question": 8, "keyword": 8, "heading": 5, "summary": 4, "body": 2}
+FULL_WEIGHT = 12
+TF_BONUS = 2
+WEIGHT_BITS = 4
+_WEIGHT_MASK = (1 << WEIGHT_BITS) - 1
+PHRASE_FIELDS = ("title", "question", "keyword")
+
+
+def encode_posting(topic: int, weight: int) -> int:
+    return topic << WEIGHT_BITS | weight
+
+
+def decode_posting(packed: int) -> tuple[int, int]:
+    """(topic number, field weight) of a packed posting."""
+    return packed >> WEIGHT_BITS, packed & _WEIGHT_MASK
+
+
+class EntryMeta(namedtuple("EntryMeta", ("id", "lang", "title", "summary", "related", "sources", "path"))):
+    """What a front end shows of an entry without reading its file: `id`, `lang`, `title`,
+    `summary` (str), `related` and `sources` (tuples of str) and the file's `path` (str).
+    A namedtuple, not a dataclass: see `advisor.problems.Problem`."""
+
+    __slots__ = ()
+
+
+class SearchIndex:
+    """Read side of the index: views over one index file's sections (`advisor.search.storage`).
+
+    Large tables (phrases, postings, entries) are read and decoded item by item as a query
+    touches them; only the header's small data, the topic ids and the analyzer are built up front.
+    """
+
+    def __init__(self, data: dict[str, Any], sections: dict[str, Any]) -> None:
+        self.data = data
+        topics = str(sections["topics"][:], "utf-8")
+        self.topics: list[str] = topics.split("\n") if topics else []
+        self.entries: Sequence[list[Any]] = tables.Records(sections["entries"], sections["entry_offsets"])
+        self.topic_entries: Sequence[dict[str, int]] = _TopicEntries(data["langs"], sections["entry_lang"], sections["topic_entry_start"].cast("i"))
+        self.phrases = tables.Strings(sections["phrases"], sections["phrase_offsets"], lines=True)
+        self.sorted_phrases = tables.Strings(sections["sorted_phrases"], sections["sorted_phrase_offsets"], lines=True)
+        self.phrase_text = tables.Strings(sections["phrase_text"], sections["phrase_text_offsets"])
+        self.phrase_field: Sequence[int] = sections["phrase_field"]
+        self.phrase_entry: Sequence[int] = sections["phrase_entry"].cast("i")
+        self.topic_phrase_start: Sequence[int] = sections["topic_phrase_start"].cast("i")
+        features = tables.Lookup(sections["features"], sections["feature_offsets"], sections["feature_table"])
+        self.postings = tables.Postings(features, sections["posting_starts"], sections["postings"])
+        self.markers: dict[str, list[str]] = data["markers"]
+        self.problems = [Problem(*p) for p in data["problems"]]
+        self.analyzer = Analyzer.build(frozenset(data["stopwords"]), data["synonyms"])
+        self._vocabulary_text = sections["vocabulary"]
+        self._vocab_by_len: dict[int, list[str]] = {}
+        topic_ends = {len(self.topic_phrase_start), len(self.topic_entries) + 1, len(self.topics) + 1}
+        phrase_count = {len(self.phrases), len(self.sorted_phrases), len(self.phrase_text), len(self.phrase_field), len(self.phrase_entry)}
+        if len(topic_ends) != 1 or len(phrase_count) != 1 or len(sections["entry_lang"]) != len(self.entries):
+            raise ValueError("index tables disagree")
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "SearchIndex":
+        """The index held in `data`, an index file's bytes."""
+        return cls(*storage.unpack(data))
+
+    @classmethod
+    def from_file(cls, path: str, key: str) -> "SearchIndex":
+        """The index cached at `path`; `ValueError` (or `OSError`) unless it is whole and built for `key`."""
+        header, sections = storage.open_file(path)
+        if header.get("version") != INDEX_VERSION or header.get("key") != key:
+            raise ValueError("stale index")
+        return cls(header, sections)
+
+    @property
+    def topic_count(self) -> int:
+        return len(self.topics)
+
+    def posting(self, token: str) -> Sequence[int]:
+        """The packed postings (`encode_posting`, sorted by topic) of `token`; empty when unknown."""
+        number = self.postings.lookup.find(token)
+        return self.postings.of(number) if number >= 0 else _NO_POSTINGS
+
+    def document_frequency(self, token: str) -> int:
+        return self.postings.frequency(token)
+
+    def idf(self, token: str) -> float:
+        df = self.document_frequency(token)
+        return math.log(1 + self.topic_count / df) if df else self.unknown_idf
+
+    @property
+    def unknown_idf(self) -> float:
+        return math.log(1 + max(self.topic_count, 1))
+
+    def vocabulary(self, length: int) -> list[str]:
+        """Unigram tokens of about `length` characters (for typo correction), commonest first."""
+        out: list[str] = []
+        for size in (length - 1, length, length + 1):
+            bucket = self._vocab_by_len.get(size)
+            if bucket is None:
+                start, end = self.data["vocabulary"].get(size, (0, 0))
+                text = str(self._vocabulary_text[start:end], "utf-8")
+                bucket = self._vocab_by_len[size] = text.split("\n") if text else []
+            out.extend(bucket)
+        return out
+
+    def meta(self, entry_index: int) -> EntryMeta:
+        entry_id, lang, title, summary, related, sources, path = self.entries[entry_index]
+        return EntryMeta(entry_id, lang, title, summary, tuple(related), tuple(sources), path)
+
+    def entry_index(self, entry_id: str, lang: str | None = None) -> int | None:
+        """The entry of `entry_id` in `lang`, falling back to any language it exists in."""
+        topic = self.topic_of(entry_id)
+        if topic is None:
+            return None
+        entries = self.topic_entries[topic]
+        if lang is not None and lang in entries:
+            return entries[lang]
+        return entries[min(entries)] if entries else None
+
+    def topic_of(self, entry_id: str) -> int | None:
+        found = bisect.bisect_left(self.topics, entry_id)  # topics are sorted
+        return found if found < len(self.topics) and self.topics[found] == entry_id else None
+
+
+_NO_POSTINGS = memoryview(b"").cast("i")
+
+
+class _TopicEntries(Sequence[dict[str, int]]):
+    """Per topic, {lang: entry index}; entries are stored by topic, then language."""
+
+    def __init__(self, langs: list[str], entry_lang: Sequence[int], starts: Sequence[int]) -> None:
+        self._langs = langs
+        self._entry_lang = entry_lang
+        self._starts = starts
+
+    def __len__(self) -> int:
+        return max(len(self._starts) - 1, 0)
+
+    def __getitem__(self, topic: int) -> dict[str, int]:  # type: ignore[override]
+        if topic < 0:
+            topic += len(self)
+        if not 0 <= topic < len(self):
+            raise IndexError("topic out of range")
+        begin, end = self._starts[topic : topic + 2]
+        langs = self._langs
+        return {langs[code]: entry for entry, code in enumerate(self._entry_lang[begin:end], start=begin)}

@@ -1,8 +1,9 @@
 """The `advisor` command line: a thin argparse layer over the engine.
 
-Each command lives in `advisor/commands/<name>.py` with `add_parser()` and `run()`; modules import
-their heavy dependencies inside `run()`, so building the parser stays cheap and `advisor ask`
-never loads Textual.
+Each command lives in a module of `advisor/commands/` with `add_parser()` and a run function;
+modules import their heavy dependencies inside the run function, so building the parser stays
+cheap and `advisor ask` never loads Textual. This is the one place where engine errors become
+exit statuses (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -12,19 +13,30 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from advisor.problems import AdvisorError, DataError
 
-COMMANDS: tuple[str, ...] = ("ask", "show", "list", "check", "recommend", "guide", "tree", "providers", "tui")
-_MODULES = {"ask": "ask", "show": "ask", "list": "ask", "check": "check", "recommend": "decide", "guide": "decide", "tree": "decide", "providers": "providers", "tui": "tui"}
+# Command -> the module of `advisor/commands/` that defines it, in the order `--help` lists them.
+COMMANDS: dict[str, str] = {
+    "ask": "ask",
+    "show": "ask",
+    "list": "ask",
+    "check": "check",
+    "recommend": "decide",
+    "guide": "decide",
+    "tree": "decide",
+    "providers": "providers",
+    "tui": "tui",
+}
 
 
 class _Formatter(argparse.HelpFormatter):
     """argparse's formatter, sized without importing `shutil`.
 
     argparse makes a formatter for every `add_argument` and asks `shutil.get_terminal_size()`
-    for its width; `shutil` imports bz2 and lzma, a millisecond of `advisor ask` (issue 5).
-    The width is worked out the same way: `COLUMNS`, else the terminal, else 80.
+    for its width; `shutil` imports bz2 and lzma, a millisecond of `advisor ask`. The width is
+    worked out the same way: `COLUMNS`, else the terminal, else 80.
     """
 
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None) -> None:
@@ -49,8 +61,9 @@ def _columns() -> int:
 class _Parser(argparse.ArgumentParser):
     """argparse that exits with status 2 and one line, the documented usage-error contract."""
 
-    def __init__(self, *args: object, formatter_class: type[argparse.HelpFormatter] = _Formatter, **kwargs: object) -> None:
-        super().__init__(*args, formatter_class=formatter_class, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}\n")
@@ -59,8 +72,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The full parser, or with `only` a command's name, one with just that command's module.
 
-    Importing every command module to parse `advisor ask` would cost more than the answer
-    (issue 5); the full parser is still built for `advisor --help` and for unknown commands.
+    Importing every command module to parse `advisor ask` would cost more than the answer; the
+    full parser is still built for `advisor --help` and for unknown commands.
     """
     parser = _Parser(
         prog="advisor",
@@ -71,15 +84,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     seen: set[str] = set()
     for command in COMMANDS if only is None else (only,):
-        module_name = _MODULES[command]
-        if module_name in seen:
-            continue
-        seen.add(module_name)
-        try:
-            module = importlib.import_module(f"advisor.commands.{module_name}")
-        except ModuleNotFoundError:
-            continue
-        module.add_parser(sub)
+        module_name = COMMANDS[command]
+        if module_name not in seen:
+            seen.add(module_name)
+            importlib.import_module(f"advisor.commands.{module_name}").add_parser(sub)
     return parser
 
 
@@ -133,8 +141,8 @@ def run() -> None:
     """The console script and `python -m advisor`: `main()`, then exit without interpreter teardown.
 
     Once the answer is printed there is nothing left to do, yet tearing down every module and the
-    index's buffers costs a one-shot `advisor ask` about 6 ms, a sixth of its run (issue 5).
-    Output is flushed first; the app has restored the terminal before `main()` returns.
+    index's buffers costs a one-shot `advisor ask` about 6 ms, a sixth of its run. Output is
+    flushed first; the app has restored the terminal before `main()` returns.
     """
     code = main()
     try:

@@ -27,7 +27,7 @@ class Article(namedtuple("Article", ("id", "lang", "title", "summary", "body", "
 
     Fields: `id` (an entry id, or a catalogue answer id such as `provider:gke`), `lang`, `title`,
     `summary` and `body` (Markdown), `score` (confidence 0-100, None when the user chose the
-    entry), `path` (the knowledge file, "" for the catalogue), `sources`, `related` ((id, title)
+    entry), `path` (the knowledge file, "" for the catalogue), `sources` ((title, url) pairs), `related` ((id, title)
     pairs offered as follow-ups) and `wanted_lang` (the language asked for, when the entry had to
     fall back to another one).
     """
@@ -81,11 +81,12 @@ def answer(index: SearchIndex, question: str, lang: str | None = None, *, defaul
             return Reply(question, answer_lang, KNOWLEDGE, outcome, entry_article(index, entry, score, answer_lang), (), None)
     provided = _catalogue_answer(index, question, detected or default_lang)
     if provided is not None:
-        see_also = ()
+        see_also: tuple[tuple[str, str], ...] = ()
         if outcome.answered and outcome.best is not None:
             meta = index.meta(outcome.best.entry)
             see_also = ((meta.id, meta.title),)
-        article = Article(provided.id, provided.lang, provided.title, provided.summary, provided.answer, None, "", provided.sources, see_also, None)
+        sources = tuple(("", url) for url in provided.sources)
+        article = Article(provided.id, provided.lang, provided.title, provided.summary, provided.answer, None, "", sources, see_also, None)
         return Reply(question, answer_lang, CATALOGUE, outcome, article, (), provided)
     if outcome.answered and outcome.best is not None:
         article = entry_article(index, outcome.best.entry, outcome.best.score, answer_lang)
@@ -204,8 +205,13 @@ def hit_record(index: SearchIndex, entry: int, score: float | None, *, with_answ
     if with_answer:
         record["answer"] = entry_body(meta)
     record["related"] = list(meta.related)
-    record["sources"] = list(meta.sources)
+    record["sources"] = [{"title": title, "url": url} for title, url in meta.sources]
     return record
+
+
+def source_text(title: str, url: str) -> str:
+    """A source on one line: its title and its address, or whichever it has."""
+    return f"{title} — {url}" if title and url else title or url
 
 
 def explanation(outcome: Outcome) -> dict[str, Any]:

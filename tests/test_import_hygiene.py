@@ -1,42 +1,192 @@
-"""`advisor ask` must feel instant: it never imports Textual, and a warm cache spares YAML and
-markdown-it too. Checked in a fresh interpreter, as harlequin's import-hygiene test does."""
+"""The architecture's rules, as tests (docs/architecture.md).
+
+- Every module but the app's screens and widgets imports without Textual (a fresh interpreter
+  proves it, as harlequin's import-hygiene test does), and the list is discovered, not written.
+- `advisor ask` loads only what it needs: never Textual, and with a warm cache no YAML,
+  markdown-it, dataclasses, pathlib, hashlib or platformdirs either, and no catalogue code for a
+  question that names no provider.
+- Engine modules import downwards only, never in a circle, and none grows past ~400 lines.
+"""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import pkgutil
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
+
+import advisor
+
+PACKAGE = Path(advisor.__file__).resolve().parent
+# The Textual layer: screens, widgets and the app that holds them.
+UI_MODULES = ("advisor.tui.app", "advisor.tui.screens", "advisor.tui.widgets", "advisor.tui.messages", "advisor.tui.advisor_commands")
+# Front ends: thin layers over the engine.
+FRONT_ENDS = ("advisor.tui", "advisor.commands", "advisor.cli", "advisor.__main__")
+# Engine layers, top to bottom: a module may import its own layer's package and anything below.
+# Within a layer, a module imports only its own package; the leaves (last layer) import each other.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("advisor.reply", "advisor.export"),
+    ("advisor.library",),
+    ("advisor.decision",),
+    ("advisor.catalogue",),
+    ("advisor.search",),
+    ("advisor.knowledge",),
+    ("advisor.files", "advisor.textnorm", "advisor.yamlsafe", "advisor.i18n", "advisor.paths", "advisor.problems", "advisor.terminal"),
+)
+MAX_ENGINE_LINES = 400
+
+
+def _all_modules() -> list[str]:
+    found = ["advisor"]
+    for info in pkgutil.walk_packages([str(PACKAGE)], prefix="advisor."):
+        found.append(info.name)
+    return sorted(found)
+
+
+def _under(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes)
+
+
+def _file_of(module: str) -> Path:
+    relative = Path(*module.split(".")[1:])
+    package = PACKAGE / relative / "__init__.py"
+    return package if package.exists() else (PACKAGE / relative).with_suffix(".py")
+
+
+ENGINE = [m for m in _all_modules() if not _under(m, FRONT_ENDS)]
+HEADLESS = [m for m in _all_modules() if not _under(m, UI_MODULES) and m != "advisor.__main__"]  # importing __main__ runs the CLI
+
+
+def test_the_module_lists_are_discovered() -> None:
+    assert "advisor.reply" in ENGINE and "advisor.search.rank" in ENGINE and "advisor.decision.session" in ENGINE
+    assert "advisor.tui.settings" in HEADLESS and "advisor.commands.ask" in HEADLESS
+    assert "advisor.tui.app" not in HEADLESS and "advisor.tui.screens.chat_screen" not in HEADLESS
+
+
+def test_headless_modules_never_import_textual() -> None:
+    code = (
+        "import importlib, sys\n"
+        f"for name in {HEADLESS!r}: importlib.import_module(name)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
 
 PROBE = """
 import json, sys
 from advisor.cli import main
-code = main(sys.argv[1:])
-heavy = sorted(m for m in ("textual", "yaml", "markdown_it", "rich", "numpy", "advisor.catalogue.questions") if m in sys.modules)
-print("\\nMODULES=" + json.dumps(heavy), file=sys.stderr)
+main(sys.argv[1:])
+print("\\nMODULES=" + json.dumps(sorted(sys.modules)), file=sys.stderr)
 """
+# Never on a warm `advisor ask`: the app, YAML and Markdown parsing, slow standard modules, and
+# the code that builds an index.
+ASK_FORBIDDEN = ("textual", "rich", "yaml", "markdown_it", "dataclasses", "pathlib", "hashlib", "platformdirs", "advisor.knowledge.load", "advisor.search.build")
 
 
-def loaded_modules(*argv: str) -> list[str]:
-    result = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, env=os.environ, timeout=60)
+def _loaded(tmp_path: Path, *argv: str) -> set[str]:
+    env = {**os.environ, "ADVISOR_CACHE_DIR": str(tmp_path / "cache")}
+    result = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, env=env, timeout=120)
     line = [ln for ln in result.stderr.splitlines() if ln.startswith("MODULES=")][-1]
-    return json.loads(line.removeprefix("MODULES="))
+    return set(json.loads(line.removeprefix("MODULES=")))
 
 
-def test_ask_never_imports_textual_even_on_a_cold_cache() -> None:
-    assert "textual" not in loaded_modules("ask", "--json", "mig la gi")
+def _forbidden(loaded: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(name for name in names if any(m == name or m.startswith(name + ".") for m in loaded))
 
 
-def test_warm_ask_imports_only_what_it_needs() -> None:
-    loaded_modules("ask", "mig la gi")  # builds the cache
-    assert loaded_modules("ask", "--json", "mig la gi") == []
-    assert loaded_modules("ask", "what is MIG?") == []
+def test_ask_never_imports_textual_even_on_a_cold_cache(tmp_path: Path) -> None:
+    assert "textual" not in _loaded(tmp_path, "ask", "--json", "mig la gi")
 
 
-def test_domain_modules_never_import_textual() -> None:
-    code = (
-        "import sys, advisor.search.rank, advisor.search.index, advisor.knowledge.load, advisor.reply, advisor.cli;"
-        "print('textual' in sys.modules)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert result.stdout.strip() == "False"
+@pytest.mark.parametrize("argv", [("ask", "--json", "mig la gi"), ("ask", "what is MIG?"), ("mig la gi",)])
+def test_warm_ask_imports_only_what_it_needs(tmp_path: Path, argv: tuple[str, ...]) -> None:
+    _loaded(tmp_path, "ask", "mig")  # builds the cache
+    assert _forbidden(_loaded(tmp_path, *argv), (*ASK_FORBIDDEN, "advisor.catalogue")) == []
+
+
+def test_a_provider_question_still_needs_no_yaml(tmp_path: Path) -> None:
+    _loaded(tmp_path, "ask", "mig")
+    loaded = _loaded(tmp_path, "ask", "does gke support mig")
+    assert "advisor.catalogue.replies" in loaded
+    assert _forbidden(loaded, ("textual", "yaml", "markdown_it", "advisor.knowledge.load", "advisor.search.build")) == []
+
+
+def _imports(module: str) -> set[str]:
+    """Every advisor module `module` imports, at any depth of its code, except type-only imports."""
+    tree = ast.parse(_file_of(module).read_text(encoding="utf-8"))
+    type_only: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            type_only.update(id(child) for child in ast.walk(node))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in type_only:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    modules = set(_all_modules())
+    return {name for name in found if name in modules and name != module}
+
+
+def _layer(module: str) -> int:
+    if module == "advisor":  # the package itself: only a lazy `__version__`
+        return len(LAYERS) - 1
+    for number, prefixes in enumerate(LAYERS):
+        if _under(module, prefixes):
+            return number
+    raise AssertionError(f"{module} is in no layer of LAYERS")
+
+
+def _package(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def test_engine_modules_import_downwards_only() -> None:
+    wrong: list[str] = []
+    for module in ENGINE:
+        for imported in _imports(module):
+            if _under(imported, FRONT_ENDS):
+                wrong.append(f"{module} imports the front end {imported}")
+            elif _layer(imported) < _layer(module) or (_layer(imported) == _layer(module) and _package(imported) != _package(module) and _layer(module) != len(LAYERS) - 1):
+                wrong.append(f"{module} imports {imported}, which is not below it")
+    assert wrong == []
+
+
+def test_no_import_cycles_between_engine_modules() -> None:
+    graph = {module: _imports(module) & set(ENGINE) for module in ENGINE}
+    state: dict[str, int] = {}
+    cycles: list[list[str]] = []
+
+    def visit(module: str, stack: list[str]) -> None:
+        state[module] = 1
+        for target in sorted(graph[module]):
+            if state.get(target) == 1:
+                cycles.append(stack[stack.index(target):] + [target])
+            elif target not in state:
+                visit(target, [*stack, target])
+        state[module] = 2
+
+    for module in ENGINE:
+        if module not in state:
+            visit(module, [module])
+    assert cycles == []
+
+
+@pytest.mark.parametrize("module", ENGINE)
+def test_engine_modules_stay_small(module: str) -> None:
+    assert len(_file_of(module).read_text(encoding="utf-8").splitlines()) <= MAX_ENGINE_LINES
+
+
+def test_only_the_command_line_raises_usage_errors() -> None:
+    raising = [m for m in ENGINE if "UsageError" in _file_of(m).read_text(encoding="utf-8") and m != "advisor.problems"]
+    assert raising == []

@@ -1,4 +1,4 @@
-"""Answering provider questions in `advisor ask` from the provider catalogue (issue 7).
+"""Reading a question against the provider catalogue: which providers, facts and needs it names.
 
 "does GKE support MIG", "eks spot notice", "nha cung cap nao co infiniband": the answer is a fact
 about a named provider, or a filter over all of them, so it comes from the catalogue (value,

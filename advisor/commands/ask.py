@@ -152,7 +152,7 @@ def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> N
 
 
 def _article_footer(article: Article, lang: str, style: Styler) -> list[str]:
-    """Related entries (as `advisor show` commands) and sources: seed notes first, then links."""
+    """Related entries (as `advisor show` commands) and sources."""
     from advisor.i18n import t
     from advisor.textnorm import strip_terminal_escapes as clean
 
@@ -160,11 +160,11 @@ def _article_footer(article: Article, lang: str, style: Styler) -> list[str]:
     if article.related:
         out += ["", style.bold(t("related", lang) + ":")]
         out += [f"  • {clean(title)} " + style.dim(f"(advisor show {rid})") for rid, title in article.related]
-    seed = [source for source in article.sources if not source.startswith("http")]
-    urls = [source for source in article.sources if source.startswith("http")]
-    if seed or urls:
+    if article.sources:
+        from advisor.reply import source_text
+
         out += ["", style.bold(t("sources", lang) + ":")]
-        out += [f"  • {clean(source)}" for source in seed + urls]
+        out += [f"  • {clean(source_text(title, url))}" for title, url in article.sources]
     return out
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from advisor.commands.common import add_kb_option, kb_root, report_problems
+from advisor.problems import Problem
 
 
 def add_parser(sub: Any) -> None:
@@ -23,7 +24,7 @@ def add_parser(sub: Any) -> None:
     check.set_defaults(run=run_check)
 
 
-def collect_problems(kb: Path, trees: Path, max_age_days: int) -> list:  # type: ignore[type-arg]
+def collect_problems(kb: Path, trees: Path, max_age_days: int) -> list[Problem]:
     from advisor.catalogue.load import catalogue_problems
     from advisor.catalogue.model import CATALOGUE_FILE
     from advisor.catalogue.terms import load_terms

@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from advisor.problems import UsageError
+from collections.abc import Iterable
+from typing import TextIO
+
+from advisor.problems import Problem, UsageError
 
 
 def add_kb_option(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +40,7 @@ def checked_text(text: str, what: str) -> str:
     return text
 
 
-def report_problems(problems: list, stream=None) -> None:  # type: ignore[no-untyped-def]
+def report_problems(problems: Iterable[Problem], stream: TextIO | None = None) -> None:
     from advisor.textnorm import strip_terminal_escapes
 
     for problem in problems:

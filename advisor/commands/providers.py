@@ -1,4 +1,4 @@
-"""`advisor providers`: which providers in the catalogue fit a set of needs (issue 7).
+"""`advisor providers`: which providers in the catalogue fit a set of needs.
 
 Exit status: 0 when at least one provider fits or is worth verifying, 1 when none is (or the
 knowledge folder has no catalogue), 2 for a usage error such as an unknown need.
@@ -9,10 +9,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from advisor.commands.common import add_kb_option, add_lang_option, kb_root, report_problems
 from advisor.problems import UsageError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from advisor.catalogue.model import Catalogue, Fact, ProviderMatch
 
 
 def add_parser(sub: Any) -> None:
@@ -72,12 +77,12 @@ def run(args: argparse.Namespace) -> int:
     return 0 if any(m.status != "fails" for m in shown) else 1
 
 
-def providers_json(catalogue, needs: tuple[str, ...], shown: list, hidden: int, lang: str) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def providers_json(catalogue: Catalogue, needs: tuple[str, ...], shown: list[ProviderMatch], hidden: int, lang: str) -> dict[str, Any]:
     """The documented `advisor providers --json` record (README: "Provider catalogue")."""
     from advisor.catalogue.model import FACT_KEYS
     from advisor.catalogue.wording import reminder
 
-    def fact_dict(fact) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    def fact_dict(fact: Fact) -> dict[str, Any]:
         record: dict[str, Any] = {
             "value": list(fact.value) if isinstance(fact.value, tuple) else fact.value,
             "detail": fact.detail,
@@ -115,7 +120,7 @@ def providers_json(catalogue, needs: tuple[str, ...], shown: list, hidden: int, 
     }
 
 
-def _text(catalogue, needs: tuple[str, ...], shown: list, hidden: int, lang: str, root) -> str:  # type: ignore[no-untyped-def]
+def _text(catalogue: Catalogue, needs: tuple[str, ...], shown: list[ProviderMatch], hidden: int, lang: str, root: Path) -> str:
     from advisor.i18n import t
     from advisor.catalogue.wording import fact_label, need_label, note_text, reminder, value_text
     from advisor.terminal import Styler, use_color

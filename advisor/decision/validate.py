@@ -45,11 +45,13 @@ def _check_references(tree: Tree, reader: TreeReader) -> None:
                     reader.report(node.next_line, f"node '{node.id}': option '{option.value}' of '{node.ask}' has no target", fatal=True)
     from advisor.catalogue.model import NEEDS
 
-    for rule_or_item in (*tree.rules, *tree.checklist, *tree.deployments, *tree.sharing_modes):
-        for need in rule_or_item.needs:
+    declared = [(rule.id, rule.needs, rule.line) for rule in tree.rules]
+    declared += [(item.id, item.needs, item.line) for item in tree.checklist]
+    declared += [(choice.value, choice.needs, choice.line) for choice in (*tree.deployments, *tree.sharing_modes)]
+    for name, needs, line in declared:
+        for need in needs:
             if need not in NEEDS:
-                name = getattr(rule_or_item, "id", None) or getattr(rule_or_item, "value", "")
-                reader.report(rule_or_item.line, f"'{name}': unknown need '{need}' (needs: {', '.join(NEEDS)})")
+                reader.report(line, f"'{name}': unknown need '{need}' (needs: {', '.join(NEEDS)})")
     deployments = {choice.value for choice in tree.deployments}
     sharing = {choice.value for choice in tree.sharing_modes}
     topics = {choice.value for choice in tree.topics}
@@ -193,9 +195,9 @@ def _check_paths(tree: Tree, reader: TreeReader) -> None:
     if without:
         more = f" (and {len(without) - 1} more paths)" if len(without) > 1 else ""
         reader.report(tree.lines["rules"], f"no rule sets a deployment for the path {_describe(without[0])}{more}")
-    for (first, other), answers in conflicts.items():
-        line = next(rule.line for rule in tree.rules if rule.id == other)
-        reader.report(line, f"rules '{first}' and '{other}' set different deployments for the path {_describe(answers)}")
+    for (first_id, other_id), answers in conflicts.items():
+        line = next(rule.line for rule in tree.rules if rule.id == other_id)
+        reader.report(line, f"rules '{first_id}' and '{other_id}' set different deployments for the path {_describe(answers)}")
     for rule in tree.rules:
         if rule.id not in fired and all(_condition_possible(tree, condition) for condition in rule.when):
             reader.report(rule.line, f"rule '{rule.id}' can never fire: no path through the flow gives {_describe_conditions(rule)}")

@@ -19,6 +19,7 @@ from advisor.export.markdown import render_markdown
 from advisor.export.view import RecommendationView, build_view
 
 if TYPE_CHECKING:
+    from advisor.catalogue.match import Fit
     from advisor.decision.recommend import Recommendation
     from advisor.search.index import SearchIndex
 
@@ -81,7 +82,7 @@ def recommendation_view(rec: Recommendation, lang: str, index: SearchIndex | Non
     return build_view(rec, lang, titles, _fit(rec, kb_root) if kb_root is not None else None)
 
 
-def _fit(rec: Recommendation, kb_root: Path):  # type: ignore[no-untyped-def]
+def _fit(rec: Recommendation, kb_root: Path) -> Fit | None:
     from advisor.catalogue.load import load_catalogue
     from advisor.catalogue.match import fit
     from advisor.catalogue.model import CATALOGUE_FILE

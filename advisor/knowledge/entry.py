@@ -14,7 +14,7 @@ class Entry:
     questions: tuple[str, ...]
     keywords: tuple[str, ...]
     related: tuple[str, ...]
-    sources: tuple[str, ...]
+    sources: tuple[tuple[str, str], ...]  # (title, url); either may be "" but not both
     summary: str
     body: str
     headings: tuple[str, ...]
@@ -26,7 +26,7 @@ class Entry:
 
     @property
     def urls(self) -> tuple[str, ...]:
-        return tuple(source for source in self.sources if source.startswith(("http://", "https://")))
+        return tuple(url for _, url in self.sources if url)
 
 
 @dataclass(frozen=True)

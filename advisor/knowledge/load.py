@@ -22,6 +22,7 @@ from advisor.textnorm import fold
 
 MIN_QUESTIONS = 4
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+URL_PATTERN = re.compile(r"^https?://[^\s\x00-\x1f\x7f-\x9f]+$")
 LEXICON_FILE = "lexicon.yaml"
 
 
@@ -87,6 +88,33 @@ def _string_list(doc: yamlsafe.YamlDoc, key: str, problems: list[Problem], path:
     return tuple(items)
 
 
+def _sources(doc: yamlsafe.YamlDoc, problems: list[Problem], display: str) -> tuple[tuple[str, str], ...]:
+    """(title, url) pairs. An item is `{title, url}`, a bare URL, or a title alone for a reference
+    that is not a web page (the source article)."""
+    value = doc.data.get("sources")
+    if value is None:
+        problems.append(Problem(display, doc.line("sources"), "missing required field 'sources'"))
+        return ()
+    if not isinstance(value, list):
+        problems.append(Problem(display, doc.line("sources"), "'sources' must be a list"))
+        return ()
+    found: list[tuple[str, str]] = []
+    for index, item in enumerate(value):
+        line = doc.line("sources", index)
+        if isinstance(item, str) and item.strip():
+            text = item.strip()
+            found.append(("", text) if URL_PATTERN.match(text) else (text, ""))
+        elif isinstance(item, dict) and set(item) <= {"title", "url"} and isinstance(item.get("title"), str) and item["title"].strip():
+            url = item.get("url", "")
+            if not isinstance(url, str) or (url and not URL_PATTERN.match(url.strip())):
+                problems.append(Problem(display, line, f"source {index + 1}: 'url' must be an http(s) URL"))
+                continue
+            found.append((" ".join(item["title"].split()), url.strip()))
+        else:
+            problems.append(Problem(display, line, f"source {index + 1} must be a URL, a title, or a mapping of 'title' and 'url'"))
+    return tuple(found)
+
+
 def parse_entry(path: Path, text: str, display: str) -> tuple[Entry | None, list[Problem]]:
     """Parse one entry file; the entry is None when any problem makes it unusable."""
     problems: list[Problem] = []
@@ -129,7 +157,7 @@ def parse_entry(path: Path, text: str, display: str) -> tuple[Entry | None, list
     topic = doc.data.get("topic", entry_id)
     if topic is not None and (not isinstance(topic, str) or not ID_PATTERN.match(topic.strip())):
         problems.append(Problem(display, doc.line("topic"), "'topic' must be an entry id (the topic this entry belongs to)"))
-    sources = _string_list(doc, "sources", problems, display)
+    sources = _sources(doc, problems, display)
     for index, item in enumerate(related):
         if not ID_PATTERN.match(item):
             problems.append(Problem(display, doc.line("related", index), f"related id '{item}' is not a valid id"))
@@ -294,8 +322,8 @@ def collection_problems(kb: KnowledgeBase, root: Path) -> list[Problem]:
     for entry_id, langs in sorted(by_id.items()):
         for lang in LANGUAGES:
             if lang not in langs:
-                other = next(iter(langs.values()))
-                problems.append(Problem(display_path(Path(other.path), root), 1, f"entry '{entry_id}' has no '{lang}' translation"))
+                present = next(iter(langs.values()))
+                problems.append(Problem(display_path(Path(present.path), root), 1, f"entry '{entry_id}' has no '{lang}' translation"))
     first_seen: dict[str, Entry] = {}
     for entry in kb.entries:
         display = display_path(Path(entry.path), root)

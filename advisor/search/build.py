@@ -97,7 +97,7 @@ def build_index(kb: Any, attach: Attach | None = None) -> dict[str, Any]:
     vocabulary_text, vocabulary = _vocabulary(features, posting_lists, analyzer)
     sections: dict[str, bytes] = {"topics": "\n".join(topics).encode("utf-8")}
     sections["entries"], sections["entry_offsets"] = tables.pack_records(
-        [e.id, e.lang, e.title, e.summary, list(e.related), list(e.sources), e.path] for e in ordered
+        [e.id, e.lang, e.title, e.summary, list(e.related), [list(pair) for pair in e.sources], e.path] for e in ordered
     )
     sections["entry_lang"] = bytes(langs.index(e.lang) for e in ordered)
     sections["topic_entry_start"] = tables.ints(topic_entry_start)

@@ -8,15 +8,14 @@ the engine version; a stale, truncated or foreign file is never trusted.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from advisor.search import storage
-from advisor.search.build import Attach
 from advisor.search.index import INDEX_VERSION, SearchIndex
 
-from typing import TYPE_CHECKING
-
 if TYPE_CHECKING:
-    from typing import Any
+    from advisor.search.build import Attach
 
 # Whatever reading a damaged, truncated or foreign cache file can raise: it is then rebuilt.
 _UNREADABLE = (OSError, EOFError, ValueError, TypeError, KeyError, IndexError, MemoryError)

@@ -5,7 +5,7 @@ the user's cache folder (`advisor.search.storage`: a small marshal header, then 
 keyed by every knowledge file's path, size and modification time plus the engine version.
 Phrases, entries and postings stay packed and are decoded one by one as a query touches them
 (read from disk on demand when the file is large), so opening a 100,000-entry index costs about
-what opening a 20-entry one does, in time and in memory (issue 5).
+what opening a 20-entry one does, in time and in memory.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from advisor.problems import Problem
 from typing import Any
 
 # Bump when the index layout or the analysis changes: old caches are then rebuilt.
-INDEX_VERSION = 14
+INDEX_VERSION = 15
 # Field weights in twelfths, packed beside the topic number in one int32 posting. A token the
 # authors repeat across a topic's phrasings earns up to TF_BONUS more: it is what the topic is about.
 FIELD_WEIGHTS = {"title": 10, "question": 8, "keyword": 8, "heading": 5, "summary": 4, "body": 2}
@@ -44,7 +44,8 @@ def decode_posting(packed: int) -> tuple[int, int]:
 
 class EntryMeta(namedtuple("EntryMeta", ("id", "lang", "title", "summary", "related", "sources", "path"))):
     """What a front end shows of an entry without reading its file: `id`, `lang`, `title`,
-    `summary` (str), `related` and `sources` (tuples of str) and the file's `path` (str).
+    `summary` (str), `related` (a tuple of ids), `sources` (a tuple of (title, url) pairs) and
+    the file's `path` (str).
     A namedtuple, not a dataclass: see `advisor.problems.Problem`."""
 
     __slots__ = ()
@@ -128,7 +129,7 @@ class SearchIndex:
 
     def meta(self, entry_index: int) -> EntryMeta:
         entry_id, lang, title, summary, related, sources, path = self.entries[entry_index]
-        return EntryMeta(entry_id, lang, title, summary, tuple(related), tuple(sources), path)
+        return EntryMeta(entry_id, lang, title, summary, tuple(related), tuple(tuple(pair) for pair in sources), path)
 
     def entry_index(self, entry_id: str, lang: str | None = None) -> int | None:
         """The entry of `entry_id` in `lang`, falling back to any language it exists in."""

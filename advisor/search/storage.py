@@ -4,7 +4,7 @@
 100,000 entries, because every phrase and posting becomes a Python object. In this layout the
 big tables stay packed: a small file is read whole and viewed in place, a large one is read a few
 bytes at a time (`os.pread`) as a query touches it, so start-up time and memory stay nearly flat
-as the knowledge grows (issue 5). (Memory-mapping was tried: recent kernels map page-cache
+as the knowledge grows. (Memory-mapping was tried: recent kernels map page-cache
 folios of up to 2 MB on each touch, so a query's few hundred scattered reads cost hundreds of
 megabytes of resident memory.)
 
@@ -196,7 +196,7 @@ class FileInts:
             start, stop, step = item.indices(self._length)
             if step != 1:
                 raise ValueError("only contiguous slices")
-            return memoryview(self._section[start * size : max(stop, start) * size]).cast(self._code)
+            return memoryview(self._section[start * size : max(stop, start) * size]).cast(self._code)  # type: ignore[call-overload]  # a format code held in a variable
         if item < 0:
             item += self._length
         if not 0 <= item < self._length:

@@ -105,7 +105,7 @@ class AdvisorApp(App[None]):
         return self.kb or knowledge_dir()
 
     @property
-    def tree(self) -> Tree:
+    def decision_tree(self) -> Tree:
         """The decision tree, loaded on first use (`DataError` when it cannot be used)."""
         if self._tree is None:
             from advisor.decision.validate import bundled_tree_path, load_tree
@@ -117,7 +117,7 @@ class AdvisorApp(App[None]):
     def store(self) -> SessionStore:
         """Where the wizard's session is autosaved."""
         if self._store is None:
-            self._store = SessionStore(self.config_folder, self.tree)
+            self._store = SessionStore(self.config_folder, self.decision_tree)
         return self._store
 
     @property
@@ -193,7 +193,7 @@ class AdvisorApp(App[None]):
         """Ctrl+P: Textual's command palette, with its prompt in the interface language."""
         from textual.command import CommandPalette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]  # App[None] is an App
             self.push_screen(CommandPalette(id="--command-palette", placeholder=t("tui_palette_placeholder", self.lang)))
 
     def action_change_theme(self) -> None:
@@ -281,7 +281,7 @@ class AdvisorApp(App[None]):
         if loaded.problem is not None:
             where = str(loaded.moved_to) if loaded.moved_to else str(self.store.path)
             self.notify(t("tui_session_corrupt", self.lang, path=where, reason=loaded.problem), severity="warning", timeout=15)
-        self.open_wizard(loaded.session or Session.start(self.tree))
+        self.open_wizard(loaded.session or Session.start(self.decision_tree))
 
     def open_wizard(self, session: Session) -> None:
         """Show the wizard at `session` (its summary too, when the session is finished)."""
@@ -314,13 +314,10 @@ class AdvisorApp(App[None]):
 
     def action_export(self) -> None:
         """Export the finished wizard's recommendation (from the summary screen)."""
-        if isinstance(self.screen, SummaryScreen):
-            self.screen.action_export()
+        summary = next((screen for screen in reversed(self.screen_stack) if isinstance(screen, SummaryScreen)), None)
+        if summary is None:
+            self.notify(t("tui_export_needs_summary", self.lang), severity="warning")
             return
-        for screen in reversed(self.screen_stack):
-            if isinstance(screen, SummaryScreen):
-                while self.screen is not screen:
-                    self.pop_screen()
-                screen.action_export()
-                return
-        self.notify(t("tui_export_needs_summary", self.lang), severity="warning")
+        while self.screen is not summary:
+            self.pop_screen()
+        summary.action_export()

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Header, Static
 
@@ -16,14 +14,13 @@ from advisor.i18n import t
 from advisor.reply import Article, answer, entry_article
 from advisor.search.rank import MAX_QUERY_CHARS
 from advisor.textnorm import strip_terminal_escapes as clean
+from advisor.tui.screens.advisor_screen import AdvisorScreen
 from advisor.tui.messages import EntryOpenRequested, QuestionAsked, TopicChosen
 from advisor.tui.widgets.answer_card import AnswerCard
 from advisor.tui.widgets.ask_bar import AskBar
 from advisor.tui.widgets.localized_footer import LocalizedFooter
 from advisor.tui.widgets.no_answer_card import NoAnswerCard
 
-if TYPE_CHECKING:
-    from advisor.tui.app import AdvisorApp
 
 # Older exchanges are dropped beyond this many, so a long session stays light.
 MAX_EXCHANGES = 40
@@ -31,7 +28,7 @@ MAX_EXCHANGES = 40
 SHOWN_QUESTION_CHARS = 300
 
 
-class ChatScreen(Screen[None]):
+class ChatScreen(AdvisorScreen[None]):
     """Conversation history above, the question input below.
 
     Enter asks; a confident answer appears as an `AnswerCard` (Markdown, confidence, source and
@@ -53,9 +50,6 @@ class ChatScreen(Screen[None]):
         super().__init__()
         self.latest: Article | None = None
 
-    @property
-    def advisor(self) -> AdvisorApp:
-        return cast("AdvisorApp", self.app)
 
     def compose(self) -> ComposeResult:
         lang = self.advisor.lang

@@ -2,27 +2,25 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Header, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from advisor.reply import entry_body, related_titles
 from advisor.i18n import t
 from advisor.textnorm import strip_terminal_escapes as clean
+from advisor.tui.screens.advisor_screen import AdvisorScreen
 from advisor.tui.widgets.choice_list import ChoiceList
 from advisor.tui.widgets.localized_footer import LocalizedFooter
-
-if TYPE_CHECKING:
-    from advisor.tui.app import AdvisorApp
+from advisor.tui.markdown_source import markdown_source
 
 
-class EntryScreen(Screen[None]):
+
+class EntryScreen(AdvisorScreen[None]):
     """Reads one entry; choosing a related entry moves to it, Escape walks back then closes.
 
     Args:
@@ -43,9 +41,6 @@ class EntryScreen(Screen[None]):
         super().__init__()
         self.trail: list[tuple[str, str | None]] = [(topic, lang)]
 
-    @property
-    def advisor(self) -> AdvisorApp:
-        return cast("AdvisorApp", self.app)
 
     @property
     def topic(self) -> str:
@@ -104,7 +99,7 @@ class EntryScreen(Screen[None]):
         sources_label = self.query_one("#entry-sources-label", Static)
         sources_label.update(t("sources", lang) + ":" if meta.sources else "")
         sources_label.display = bool(meta.sources)
-        await self.query_one("#entry-sources", Markdown).update("\n".join(f"- {clean(s)}" for s in meta.sources))
+        await self.query_one("#entry-sources", Markdown).update("\n".join(f"- {markdown_source(title, url)}" for title, url in meta.sources))
         self.query_one("#entry-body", VerticalScroll).scroll_home(animate=False)
         related = related_titles(index, meta)
         label = self.query_one("#entry-related-label", Static)

@@ -88,7 +88,7 @@ class HelpScreen(ModalScreen[None]):
     @property
     def text(self) -> str:
         """Everything the help shows, as plain text."""
-        return "\n".join(static.render().plain for static in self.query(Static))
+        return "\n".join(str(static.content) for static in self.query(Static))
 
     def action_close(self) -> None:
         self.dismiss()

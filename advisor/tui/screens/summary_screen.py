@@ -3,36 +3,33 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from advisor.decision.recommend import Recommendation, recommend
 from advisor.decision.session import Session
 from advisor.export import recommendation_view, render
-from advisor.export.view import RecommendationView, because_text
+from advisor.export.view import AnswerView, RecommendationView, because_text
 from advisor.files import atomic_write
 from advisor.i18n import t
 from advisor.problems import OutputError
 from advisor.textnorm import strip_terminal_escapes as clean
+from advisor.tui.screens.advisor_screen import AdvisorScreen
 from advisor.tui.screens.confirm_dialog import ConfirmDialog
 from advisor.tui.screens.export_dialog import ExportDialog, ExportRequest
 from advisor.tui.widgets.choice_list import ChoiceList
 from advisor.tui.widgets.localized_footer import LocalizedFooter
 
-if TYPE_CHECKING:
-    from advisor.tui.app import AdvisorApp
 
 EXPORT_STEM = "advisor-recommendation"
 
 
-class SummaryScreen(Screen[str | None]):
+class SummaryScreen(AdvisorScreen[str | None]):
     """Shows the recommendation (deployment, reasons, checklist, assumptions) and the cited entries.
 
     Dismisses "back" (Escape: change answers) or "restart" (Ctrl+R); the wizard underneath acts
@@ -60,9 +57,6 @@ class SummaryScreen(Screen[str | None]):
         self.exported: list[Path] = []
         self._views: dict[str, RecommendationView] = {}
 
-    @property
-    def advisor(self) -> AdvisorApp:
-        return cast("AdvisorApp", self.app)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -149,7 +143,7 @@ class SummaryScreen(Screen[str | None]):
         return rows
 
     @staticmethod
-    def _because(view: RecommendationView, answers: tuple) -> str:  # type: ignore[type-arg]
+    def _because(view: RecommendationView, answers: tuple[AnswerView, ...]) -> str:
         assumed = f" ({view.word('assumed')})"
         return "; ".join(clean(text) + (assumed if is_assumed else "") for text, is_assumed in because_text(view, answers))
 

@@ -2,30 +2,27 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Header, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 
 from advisor.i18n import t
 from advisor.decision.session import NOT_SURE, Session
 from advisor.textnorm import strip_terminal_escapes as clean
+from advisor.tui.screens.advisor_screen import AdvisorScreen
 from advisor.decision.tree import Question
 from advisor.tui.screens.confirm_dialog import ConfirmDialog
 from advisor.tui.widgets.choice_list import ChoiceList
 from advisor.tui.widgets.localized_footer import LocalizedFooter
 
-if TYPE_CHECKING:
-    from advisor.tui.app import AdvisorApp
 
 
-class WizardScreen(Screen[None]):
+class WizardScreen(AdvisorScreen[None]):
     """Walks the decision tree through `advisor.decision.session.Session`, which owns every rule of the walk.
 
     Choosing an option answers the question shown; Escape goes back one question; choosing an
@@ -58,9 +55,6 @@ class WizardScreen(Screen[None]):
         self.editing: str | None = None
         """Key of the earlier answer being changed, if any."""
 
-    @property
-    def advisor(self) -> AdvisorApp:
-        return cast("AdvisorApp", self.app)
 
     @property
     def question(self) -> Question | None:

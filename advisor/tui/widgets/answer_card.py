@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 from advisor.i18n import t
 from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.reply import Article
+from advisor.tui.markdown_source import markdown_source
 from advisor.tui.messages import EntryOpenRequested, TopicChosen
 from advisor.tui.widgets.choice_list import ChoiceList
 
@@ -72,7 +73,7 @@ class AnswerCard(Vertical):
         return " · ".join(parts)
 
     def _sources(self) -> str:
-        return "\n".join(f"- {clean(source)}" for source in self.answer.sources)
+        return "\n".join(f"- {markdown_source(title, url)}" for title, url in self.answer.sources)
 
     def relabel(self, lang: str) -> None:
         """Show the labels in `lang`; the entry itself stays in its own language."""

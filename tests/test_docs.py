@@ -35,3 +35,21 @@ def test_readme_opens_with_exactly_two_setup_commands_and_ci_runs_the_test_one()
     assert "pip install" in commands[0] and "advisor" in commands[0]
     assert "pytest" in commands[1]
     assert "python -m pytest" in (REPO / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_every_interface_word_exists_in_every_language() -> None:
+    import json
+
+    from advisor.i18n import LANGUAGES
+
+    folder = REPO / "advisor" / "locales"
+    keys = {lang: set(json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))) for lang in LANGUAGES}
+    assert all(found == keys["en"] for found in keys.values())
+
+
+def test_the_architecture_page_is_linked_and_names_real_modules() -> None:
+    page = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert "docs/architecture.md" in README
+    for module in re.findall(r"`advisor\.([a-z_.]+)\.[a-z_]+\(", page):
+        path = REPO / "advisor" / Path(*module.split("."))
+        assert path.with_suffix(".py").exists() or (path / "__init__.py").exists(), module

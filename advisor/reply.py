@@ -14,7 +14,7 @@ from collections import namedtuple
 from typing import TYPE_CHECKING, Any
 
 from advisor.search.index import EntryMeta, SearchIndex
-from advisor.search.rank import AMBIGUITY_MARGIN, ANSWER_THRESHOLD, Outcome, detect_language, search
+from advisor.search.rank import ANSWER_CONFIDENCE, Outcome, detect_language, search
 
 if TYPE_CHECKING:
     from advisor.catalogue.replies import ProviderAnswer
@@ -22,14 +22,22 @@ if TYPE_CHECKING:
 KNOWLEDGE, CATALOGUE, NONE = "knowledge", "catalogue", "none"
 
 
-class Article(namedtuple("Article", ("id", "lang", "title", "summary", "body", "score", "path", "sources", "related", "wanted_lang"))):
+class Section(namedtuple("Section", ("heading", "anchor", "text"))):
+    """The `##` section of an entry that best answers the question: its `heading`, its link
+    `anchor` and its Markdown `text`."""
+
+    __slots__ = ()
+
+
+class Article(namedtuple("Article", ("id", "lang", "title", "summary", "body", "score", "path", "sources", "related", "wanted_lang", "section"), defaults=(None,))):
     """What an answer shows, whichever domain gave it.
 
     Fields: `id` (an entry id, or a catalogue answer id such as `provider:gke`), `lang`, `title`,
     `summary` and `body` (Markdown), `score` (confidence 0-100, None when the user chose the
     entry), `path` (the knowledge file, "" for the catalogue), `sources` ((title, url) pairs), `related` ((id, title)
-    pairs offered as follow-ups) and `wanted_lang` (the language asked for, when the entry had to
-    fall back to another one).
+    pairs offered as follow-ups), `wanted_lang` (the language asked for, when the entry had to
+    fall back to another one) and `section` (the `Section` that best answers the question, for
+    an entry chosen by a question).
     """
 
     __slots__ = ()
@@ -43,13 +51,14 @@ class Article(namedtuple("Article", ("id", "lang", "title", "summary", "body", "
         return f"{os.path.basename(folder)}/{name}"
 
 
-class Reply(namedtuple("Reply", ("question", "lang", "kind", "outcome", "article", "suggestions", "catalogue"))):
+class Reply(namedtuple("Reply", ("question", "lang", "kind", "outcome", "article", "suggestions", "catalogue", "log_line"), defaults=(None,))):
     """The answer to one question.
 
     Fields: `question` as asked, `lang` of the answer, `kind` (knowledge, catalogue or none),
     `outcome` (the knowledge ranking, always there), `article` (what to show; None when nothing
-    answers), `suggestions` ((id, title) pairs to offer when nothing answers confidently) and
-    `catalogue` (the `ProviderAnswer`, when the catalogue answered).
+    answers), `suggestions` ((id, title) pairs to offer when nothing answers confidently),
+    `catalogue` (the `ProviderAnswer`, when the catalogue answered) and `log_line` (for a
+    pasted log, the `LogMatch` the answer rests on).
     """
 
     __slots__ = ()
@@ -77,9 +86,14 @@ def answer(index: SearchIndex, question: str, lang: str | None = None, *, defaul
     if topic is not None:
         entry = index.entry_index(topic, answer_lang)
         if entry is not None:
-            score = next((hit.score for hit in outcome.hits if hit.topic == topic), None)
-            return Reply(question, answer_lang, KNOWLEDGE, outcome, entry_article(index, entry, score, answer_lang), (), None)
-    provided = _catalogue_answer(index, question, detected or default_lang)
+            score = outcome.confidence if outcome.best is not None and outcome.best.topic == topic else None
+            article = with_section(index, entry_article(index, entry, score, answer_lang), outcome)
+            return Reply(question, answer_lang, KNOWLEDGE, outcome, article, (), None)
+    provided, guidance = _catalogue_answer(index, question, detected or default_lang)
+    if provided is not None and guidance and outcome.answered and outcome.best is not None:
+        # "install the GPU Operator on EKS": the entry answers; the provider's facts come beside it.
+        article = with_section(index, entry_article(index, outcome.best.entry, outcome.confidence, answer_lang), outcome)
+        return Reply(question, answer_lang, KNOWLEDGE, outcome, article, (), provided)
     if provided is not None:
         see_also: tuple[tuple[str, str], ...] = ()
         if outcome.answered and outcome.best is not None:
@@ -89,10 +103,27 @@ def answer(index: SearchIndex, question: str, lang: str | None = None, *, defaul
         article = Article(provided.id, provided.lang, provided.title, provided.summary, provided.answer, None, "", sources, see_also, None)
         return Reply(question, answer_lang, CATALOGUE, outcome, article, (), provided)
     if outcome.answered and outcome.best is not None:
-        article = entry_article(index, outcome.best.entry, outcome.best.score, answer_lang)
+        article = with_section(index, entry_article(index, outcome.best.entry, outcome.confidence, answer_lang), outcome)
         return Reply(question, answer_lang, KNOWLEDGE, outcome, article, (), None)
     suggestions = tuple((hit.topic, index.meta(hit.entry).title) for hit in outcome.suggestions)
     return Reply(question, answer_lang, NONE, outcome, None, suggestions, None)
+
+
+def answer_paste(index: SearchIndex, text: str, lang: str | None = None, *, default_lang: str | None = None) -> Reply:
+    """Answer a multi-line paste (a log, `kubectl describe` output) from the error lines it holds.
+
+    The entry that lists the most telling error line answers, opened at its section about it, and
+    the reply says which line matched; a paste with no known error line is asked as a question.
+    """
+    from advisor.search.logs import best_match, scan_log
+
+    match = best_match(scan_log(index, text))
+    if match is None:
+        from advisor.search.rank import MAX_QUERY_CHARS
+
+        return answer(index, " ".join(text[: 2 * MAX_QUERY_CHARS].split()), lang, default_lang=default_lang)
+    reply = answer(index, match.line, lang, default_lang=default_lang, topic=index.topics[match.topic])
+    return reply._replace(log_line=match)
 
 
 def _entry_lang(index: SearchIndex, outcome: Outcome) -> str:
@@ -103,8 +134,9 @@ def _entry_lang(index: SearchIndex, outcome: Outcome) -> str:
     return default_language()
 
 
-def _catalogue_answer(index: SearchIndex, question: str, lang: str | None) -> ProviderAnswer | None:
-    """The catalogue's answer to a provider question ("does GKE support MIG"), else None.
+def _catalogue_answer(index: SearchIndex, question: str, lang: str | None) -> tuple[ProviderAnswer | None, bool]:
+    """The catalogue's answer to a provider question ("does GKE support MIG"), else None, and
+    whether the question asks for guidance rather than a fact.
 
     The catalogue package is imported only when the question holds one of the words every
     provider question needs (a provider's rarest alias word, or a word such as "provider"),
@@ -112,23 +144,23 @@ def _catalogue_answer(index: SearchIndex, question: str, lang: str | None) -> Pr
     """
     triggers = index.data.get("catalogue_triggers")
     if not triggers:
-        return None
+        return None, False
     from advisor.textnorm import tokens
 
     wanted = frozenset(triggers)
     if wanted.isdisjoint(index.analyzer.words(question)) and wanted.isdisjoint(tokens(question)):
-        return None
+        return None, False
     from advisor.catalogue.questions import read_question
     from advisor.catalogue.replies import answer_question
 
     parsed = read_question(index.data, index.analyzer, question)
     if parsed is None:
-        return None
+        return None, False
     if lang is None:
         from advisor.i18n import default_language
 
         lang = default_language()
-    return answer_question(parsed, lang)
+    return answer_question(parsed, lang), parsed.guidance
 
 
 # ----------------------------------------------------------------------------- entries
@@ -172,6 +204,31 @@ def entry_article(index: SearchIndex, entry: int, score: float | None, wanted_la
     )
 
 
+def short_answer(article: Article) -> str:
+    """What to show first: the entry's short answer and the one section that answers the
+    question; the rest is a command or a key away, so an answer fits on a screen."""
+    if not article.path:  # a catalogue answer is short already
+        return str(article.body)
+    from advisor.knowledge.body import opening
+
+    text = opening(article.body)
+    if article.section is not None:
+        text += f"\n\n## {article.section.heading}\n\n{article.section.text}"
+    return text
+
+
+def with_section(index: SearchIndex, article: Article, outcome: Outcome) -> Article:
+    """`article` with the section of its body that best answers the question of `outcome`."""
+    from advisor.knowledge.body import anchor
+    from advisor.search.sections import rank_sections
+
+    ranked = rank_sections(index, article.body, outcome.normalized.split())
+    if not ranked:
+        return article
+    _, heading, text = ranked[0]
+    return article._replace(section=Section(heading, anchor(heading), text))
+
+
 # ----------------------------------------------------------------------------- JSON
 
 
@@ -183,7 +240,8 @@ def reply_record(index: SearchIndex, reply: Reply, top: int, *, explain: bool = 
         "query": outcome.query,
         "lang": reply.lang,
         "answered": reply.answered,
-        "reply": {"kind": reply.kind, "id": reply.article.id if reply.article else None},
+        "confidence": outcome.confidence,
+        "reply": _reply_record(reply),
         "results": [hit_record(index, hit.entry, hit.score) for hit in outcome.hits[:top]],
         "suggestions": [{"id": entry_id, "title": title} for entry_id, title in reply.suggestions],
     }
@@ -191,8 +249,18 @@ def reply_record(index: SearchIndex, reply: Reply, top: int, *, explain: bool = 
         record["catalogue"] = reply.catalogue.record(explain=explain)
     if outcome.truncated:
         record["truncated"] = True
+    if reply.log_line is not None:
+        record["log_line"] = {"number": reply.log_line.number, "text": reply.log_line.line}
     if explain:
         record["explain"] = explanation(outcome)
+    return record
+
+
+def _reply_record(reply: Reply) -> dict[str, Any]:
+    article = reply.article
+    record: dict[str, Any] = {"kind": reply.kind, "id": article.id if article else None}
+    if article is not None and article.section is not None:
+        record["section"] = {"heading": article.section.heading, "anchor": article.section.anchor}
     return record
 
 
@@ -225,7 +293,8 @@ def explanation(outcome: Outcome) -> dict[str, Any]:
         "lexical": best.lexical if best else 0.0,
         "fuzzy": best.fuzzy if best else 0.0,
         "margin": round(outcome.margin, 1),
-        "threshold": ANSWER_THRESHOLD,
-        "ambiguity_margin": AMBIGUITY_MARGIN,
+        "confidence": outcome.confidence,
+        "answer_confidence": ANSWER_CONFIDENCE,
+        "quoted_errors": list(outcome.quoted),
         "corrections": [list(pair) for pair in outcome.corrections],
     }

@@ -1,8 +1,11 @@
-"""Printing answers in a terminal: light Markdown styling on a TTY, plain text elsewhere.
+"""Printing for a terminal: Markdown styled and wrapped to its width, paged when long.
 
 A full Markdown renderer (rich, markdown-it) costs more start-up time than the whole search, so
-the answers' small Markdown subset (headings, lists, code, emphasis, links) is styled line by line.
-Everything that came from a knowledge file passes `strip_terminal_escapes` first.
+the small Markdown subset of answers and recommendations (headings, lists, code, emphasis,
+links, tables) is laid out line by line here. On a terminal, paragraphs and list items are
+wrapped to the width at word boundaries (code blocks and tables are left as written) and styled;
+anything else (a pipe, a file, `NO_COLOR`) gets the Markdown unchanged. Everything passes
+`strip_terminal_escapes` first: text from data files must not drive the terminal.
 """
 
 from __future__ import annotations
@@ -10,34 +13,75 @@ from __future__ import annotations
 import os
 import re
 import sys
+from typing import TextIO
 
 from advisor.textnorm import strip_terminal_escapes
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from typing import TextIO
 
 _BOLD, _DIM, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
 _HEADING, _CODE, _ACCENT = "\x1b[1;36m", "\x1b[33m", "\x1b[32m"
 _INLINE_CODE = re.compile(r"`([^`]+)`")
 _STRONG = re.compile(r"\*\*([^*]+)\*\*")
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+_EMPHASIS = re.compile(r"(?<![\w_])_([^_\n]+)_(?![\w_])")
+_LIST_ITEM = re.compile(r"^(\s*)([-*+]|\d+[.)]|- \[[ xX]\])\s+")
+# Text never wraps narrower than this, however narrow the terminal.
+MIN_WIDTH = 30
+MAX_WIDTH = 120
 
 
 def use_color(stream: TextIO) -> bool:
     """Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org)."""
     if os.environ.get("NO_COLOR"):
         return False
+    return is_terminal(stream)
+
+
+def is_terminal(stream: TextIO) -> bool:
     try:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
 
 
+def terminal_size(stream: TextIO | None = None) -> tuple[int, int]:
+    """(columns, rows): `COLUMNS`/`LINES` when set, else the terminal's, else 80x24.
+
+    Worked out without `shutil`, whose import (bz2, lzma) would cost every answer a millisecond.
+    """
+    try:
+        size = os.get_terminal_size((stream or sys.__stdout__).fileno())  # type: ignore[union-attr]
+        columns, rows = size.columns, size.lines
+    except (AttributeError, ValueError, OSError):
+        columns, rows = 80, 24
+    for name, default in (("COLUMNS", columns), ("LINES", rows)):
+        try:
+            value = int(os.environ.get(name, default))
+        except ValueError:
+            value = default
+        if name == "COLUMNS":
+            columns = value if value > 0 else columns
+        else:
+            rows = value if value > 0 else rows
+    return columns, rows
+
+
 class Styler:
-    def __init__(self, color: bool) -> None:
+    """Styles text for `stream`: ANSI styles on a terminal, nothing elsewhere.
+
+    Args:
+        color: Whether to emit styles (usually `use_color(stream)`).
+        width: Wrap Markdown to this many columns; None leaves lines as written.
+    """
+
+    def __init__(self, color: bool, width: int | None = None) -> None:
         self.color = color
+        self.width = max(MIN_WIDTH, min(width, MAX_WIDTH)) if width else None
+
+    @classmethod
+    def for_stream(cls, stream: TextIO) -> Styler:
+        """Colour and width for `stream`: a terminal's width, and no wrapping for a pipe."""
+        terminal = is_terminal(stream)
+        return cls(use_color(stream), terminal_size(stream)[0] - 1 if terminal else None)
 
     def __call__(self, text: str, style: str) -> str:
         return f"{style}{text}{_RESET}" if self.color else text
@@ -54,33 +98,92 @@ class Styler:
     def accent(self, text: str) -> str:
         return self(text, _ACCENT)
 
+    def wrap(self, text: str, indent: str = "", hanging: str = "") -> list[str]:
+        """`text` as lines of at most the width (one line when there is no width)."""
+        if self.width is None or len(indent) + len(text) <= self.width:
+            return [indent + text]
+        import textwrap
+
+        return textwrap.wrap(text, width=self.width, initial_indent=indent, subsequent_indent=hanging or indent, break_long_words=False, break_on_hyphens=False) or [indent]
+
     def markdown(self, text: str) -> str:
-        """Style a Markdown body for a terminal (plain Markdown when colour is off)."""
+        """Lay out a Markdown body for the terminal (the Markdown itself when colour is off and
+        there is no width to wrap to)."""
         text = strip_terminal_escapes(text)
-        if not self.color:
+        if not self.color and self.width is None:
             return text
         out: list[str] = []
         in_code = False
+        block: list[str] = []  # the lines of the paragraph or list item being read
+        first = ""  # its first line's indent and marker, "" for a paragraph
+        hanging = ""
+
+        def flush() -> None:
+            nonlocal first, hanging
+            if block:
+                joined = " ".join(part.strip() for part in block)
+                out.extend(self._inline(piece) for piece in self.wrap(joined, first, hanging))
+                block.clear()
+            first = hanging = ""
+
         for line in text.splitlines():
-            if line.lstrip().startswith("```"):
+            stripped = line.strip()
+            if stripped.startswith("```"):
+                flush()
                 in_code = not in_code
+                if not self.color:
+                    out.append(line)
                 continue
             if in_code:
-                out.append(f"    {_CODE}{line}{_RESET}")
-                continue
-            stripped = line.lstrip()
-            if stripped.startswith("#"):
-                out.append(f"{_HEADING}{stripped.lstrip('#').strip()}{_RESET}")
-                continue
-            indent = line[: len(line) - len(stripped)]
-            if stripped[:2] in ("- ", "* ", "+ "):
-                line = f"{indent}• {stripped[2:]}"
-            line = _LINK.sub(lambda m: f"{m.group(1)} {_DIM}({m.group(2)}){_RESET}", line)
-            line = _INLINE_CODE.sub(lambda m: f"{_CODE}{m.group(1)}{_RESET}", line)
-            line = _STRONG.sub(lambda m: f"{_BOLD}{m.group(1)}{_RESET}", line)
-            out.append(line)
+                out.append(f"    {self(line, _CODE)}" if self.color else line)
+            elif not stripped:
+                flush()
+                out.append("")
+            elif stripped.startswith("#"):
+                flush()
+                out.append(self.heading(stripped.lstrip("#").strip()) if self.color else stripped)
+            elif stripped.startswith("|"):  # a table row: wrapping would break its columns
+                flush()
+                out.append(self._inline(line))
+            elif (item := _LIST_ITEM.match(line)) is not None:
+                flush()
+                lead, marker = item.group(1), item.group(2)
+                shown = "•" if self.color and marker in "-*+" else marker
+                first, hanging = f"{lead}{shown} ", lead + " " * (len(shown) + 1)
+                block.append(line[item.end() :])
+            else:
+                block.append(line)  # a paragraph line, or the continuation of a list item
+        flush()
         return "\n".join(out)
 
+    def _inline(self, line: str) -> str:
+        if not self.color:
+            return line
+        line = _LINK.sub(lambda m: f"{m.group(1)} {_DIM}({m.group(2)}){_RESET}", line)
+        line = _INLINE_CODE.sub(lambda m: f"{_CODE}{m.group(1)}{_RESET}", line)
+        line = _STRONG.sub(lambda m: f"{_BOLD}{m.group(1)}{_RESET}", line)
+        return _EMPHASIS.sub(lambda m: f"{_DIM}{m.group(1)}{_RESET}", line)
 
-def write(text: str, stream: TextIO | None = None) -> None:
-    (stream or sys.stdout).write(text if text.endswith("\n") else text + "\n")
+
+def page(text: str, stream: TextIO | None = None) -> None:
+    """Print `text`; on a terminal, through the pager when it is taller than the screen.
+
+    `$PAGER` when set (empty to turn paging off), else `less -FRX`, which quits at once for
+    short text, keeps colours and leaves the text on screen; any failure prints instead.
+    """
+    stream = stream or sys.stdout
+    if not is_terminal(stream) or text.count("\n") + 1 < terminal_size(stream)[1]:
+        stream.write(text if text.endswith("\n") else text + "\n")
+        return
+    pager = os.environ.get("PAGER", "less -FRX")
+    if pager.strip():
+        import shlex
+        import subprocess
+
+        try:
+            stream.flush()
+            subprocess.run(shlex.split(pager), input=text.encode("utf-8", "replace"), check=False)
+            return
+        except (OSError, ValueError):
+            pass
+    stream.write(text if text.endswith("\n") else text + "\n")

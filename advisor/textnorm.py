@@ -46,6 +46,20 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(fold(text))
 
 
+# A Vietnamese syllable written without its marks: onset, vowel nucleus, final consonant. English
+# words rarely fit ("pod", "node", "gpu" do not); Vietnamese ones always do ("phap", "tong").
+_VIETNAMESE_SYLLABLE = re.compile(
+    r"(?:ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnrstvx])?"
+    r"(?:uye|uya|uyu|uoi|uou|uay|oai|oay|oeo|ieu|yeu|ai|ao|au|ay|eo|eu|ia|ie|iu|oa|oe|oi|oo|ua|ue|ui|uo|uu|uy|ya|ye|a|e|i|o|u|y)"
+    r"(?:ch|ng|nh|[cmnpt])?"
+)
+
+
+def is_vietnamese_syllable(token: str) -> bool:
+    """Whether a folded token reads as one Vietnamese syllable typed without diacritics."""
+    return _VIETNAMESE_SYLLABLE.fullmatch(token) is not None
+
+
 def has_vietnamese_letters(text: str) -> bool:
     return any(ch in _VIETNAMESE_LETTERS for ch in normalize(text))
 

@@ -46,7 +46,7 @@ def test_stale_provider_facts_warn_without_failing(tmp_path: Path, capsys: pytes
 
 
 def test_recommendation_lists_fitting_providers_in_every_format(capsys: pytest.CaptureFixture[str]) -> None:
-    answers = ["--answer", "workload=inference", "--answer", "gpu_fraction=yes", "--answer", "isolation=hard"]
+    answers = ["--answer", "workload=inference", "--answer", "gpu_fraction=yes", "--answer", "isolation=hard", "--answer", "mig_cards=yes"]
     assert main(["recommend", *answers, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     providers = data["providers"]

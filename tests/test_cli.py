@@ -141,7 +141,10 @@ def test_bad_file_warning_goes_to_stderr(tiny_kb: Path) -> None:
         (["frobnicate", "--x"], ""),
     ],
 )
-def test_usage_errors_exit_2_with_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_usage_errors_exit_2_with_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))  # nothing piped in either
     try:
         code = main(argv)
     except SystemExit as exit_:

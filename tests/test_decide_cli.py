@@ -194,8 +194,9 @@ def test_guide_back_help_not_sure_and_invalid_input(monkeypatch: pytest.MonkeyPa
     assert out.count("Question 1: What GPU work will you run?") == 2  # asked again after b
     assert "Please type a number from 1 to 6, or b, ? or q." in out
     assert "Assumed: Hard isolation (separate memory and compute)" in out
+    assert "Assumed: No or not sure (for example L4, L40S, A10G or T4)" in out
     assert "**Deployment model:** Managed Kubernetes with GPU node pools" in out
-    assert "MIG (Multi-Instance GPU) (`mig`)" in out
+    assert "(`mig`)" not in out  # not sure about the cards never leads to MIG
 
 
 def test_guide_in_vietnamese_accepts_option_names(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

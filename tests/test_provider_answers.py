@@ -117,7 +117,7 @@ def test_a_named_provider_fact_with_detail_source_and_date(fixture_index: Search
     assert (answer.id, answer.title, answer.lang) == ("provider:alpha", "Alpha Cloud: MIG", "en")
     assert "- **MIG:** native (offered by the provider)" in answer.answer
     assert "Pick a MIG profile per node pool." in answer.answer
-    assert "Source: https://alpha.example/mig (as of 2026-12-01)" in answer.answer
+    assert "Source: https://alpha.example/mig (page undated; checked 2026-12-01)" in answer.answer
     assert "Prices and availability change often" in answer.answer
     assert answer.sources == ("https://alpha.example/mig",)
     assert answer.summary == "Alpha Cloud: MIG: native (offered by the provider)"
@@ -180,7 +180,7 @@ def test_no_catalogue_means_no_provider_answers(tiny_kb: Path) -> None:
 def test_ask_json_keeps_knowledge_results_and_adds_the_catalogue_answer(fixture_kb: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ask", "--kb", str(fixture_kb), "--json", "does alpha cloud support mig"]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert set(record) == {"query", "lang", "answered", "reply", "results", "suggestions", "catalogue"}
+    assert set(record) == {"query", "lang", "answered", "confidence", "reply", "results", "suggestions", "catalogue"}
     assert (record["answered"], record["lang"]) == (True, "en")
     assert record["reply"] == {"kind": "catalogue", "id": "provider:alpha"}
     assert record["results"] == []  # results only ever rank knowledge entries; the fixture has none

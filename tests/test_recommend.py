@@ -146,7 +146,15 @@ def test_explicit_not_sure_is_an_assumption_too(tree: Tree) -> None:
     rec = _rec(tree, workload="inference", gpu_fraction="yes", isolation="not-sure")
     isolation = next(answer for answer in rec.answers if answer.key == "isolation")
     assert isolation.value == "hard" and isolation.assumed
-    assert rec.gpu_sharing == ("mig",)  # the default assumes MIG-capable cards too
+    assert "mig" not in rec.gpu_sharing  # the cards' default is "no MIG": not sure never leads to MIG
+
+
+@pytest.mark.parametrize("cards", ["no", "not-sure"])
+@pytest.mark.parametrize("isolation", ["hard", "soft", "not-sure"])
+def test_mig_is_advised_only_on_cards_that_have_it(tree: Tree, cards: str, isolation: str) -> None:
+    rec = _rec(tree, workload="inference", gpu_fraction="yes", isolation=isolation, mig_cards=cards)
+    assert "mig" not in rec.gpu_sharing
+    assert not any(point.rule == "mig" for point in rec.points)
 
 
 def test_every_cited_id_exists_and_the_kb_list_has_no_duplicates(tree: Tree) -> None:

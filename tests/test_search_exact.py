@@ -1,4 +1,4 @@
-"""The shortcuts taken for speed (issue 5) never change an answer.
+"""The shortcuts taken for speed never change an answer.
 
 Fuzzy scoring is bounded and pruned, and a large index is read from disk on demand; both must
 give exactly what scoring every phrase of every candidate, from memory, gives.
@@ -16,7 +16,7 @@ from rapidfuzz import fuzz, process
 import advisor.search.rank as engine
 from advisor.search import storage
 from advisor.library import open_index
-from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, SearchIndex
+from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, SearchIndex, decode_posting
 from advisor.paths import bundled_knowledge_dir
 
 EVAL = Path(__file__).resolve().parent / "eval"
@@ -29,7 +29,7 @@ def _questions() -> list[str]:
     return questions + ["gpu", "mig", "kubernets timeslicing", "how to stop paying for idle gpu nodes at night"]
 
 
-def _exhaustive_hits(index: SearchIndex, normalized: str, candidates: list[int], scores: dict[int, float], total: float, lang: str | None, keep: int) -> list[engine.Hit]:
+def _exhaustive_hits(index: SearchIndex, normalized: str, candidates: list[int], scores: dict[int, float], total: float, lang: str | None, keep: int, quoted: dict[int, int]) -> list[engine.Hit]:
     """Every phrase of every candidate scored, as before the bounds: the reference."""
     best: dict[int, tuple[float, int]] = {}
     choices: list[tuple[int, int]] = []
@@ -42,14 +42,14 @@ def _exhaustive_hits(index: SearchIndex, normalized: str, candidates: list[int],
         set_scores = {position: score for _, score, position in process.extract(normalized, strings, scorer=fuzz.token_set_ratio, limit=None)}
         for _, sort_score, position in sort_scores:  # best score first, then first written
             topic, phrase = choices[position]
-            score = (sort_score + set_scores[position]) / 2.0
+            score = engine._phrase_similarity(sort_score, set_scores[position])
             if score > best.get(topic, (-1.0, -1))[0]:
                 best[topic] = (score, phrase)
     hits = []
     for topic in candidates:
         lexical = min(scores[topic] / total, 1.0) if total else 0.0
         fuzzy_score, phrase = best.get(topic, (0.0, -1))
-        score = engine.combined_score(lexical, fuzzy_score, scores[topic])
+        score = max(engine.combined_score(lexical, fuzzy_score, scores[topic]), engine._error_floor(quoted, topic))
         matched = index.phrase_text[phrase] if phrase >= 0 else ""
         field_name = PHRASE_FIELDS[index.phrase_field[phrase]] if phrase >= 0 else "body"
         entry = engine._entry_for(index, topic, lang)
@@ -78,8 +78,9 @@ def _walk_common(index: SearchIndex, scores: dict[int, float], common: list[tupl
     for token, idf, confidence in common:
         gain = idf * confidence / FULL_WEIGHT
         for packed in index.posting(token):
-            if packed >> 4 in shortlist:
-                scores[packed >> 4] += gain * (packed & 15)
+            topic, weight = decode_posting(packed)
+            if topic in shortlist:
+                scores[topic] += gain * weight
 
 
 def test_common_token_lookup_gives_the_walk_it_replaces(bundled: SearchIndex, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -43,6 +43,8 @@ WORD_LISTS: tuple[str, ...] = (
     "after_plural_noun",
     "choosing_words",
     "everyday_aliases",
+    "comparison_words",
+    "guidance_words",
 )
 
 
@@ -108,6 +110,9 @@ class ProviderQuestion:
             about something else that happens to mention a provider.
         which: Whether it asks which provider(s) have something.
         catalogue: The catalogue the question was read against.
+        guidance: Whether it asks how to do something or what to choose ("install the GPU
+            Operator on EKS", "nên dùng EKS hay tự dựng") rather than for a fact: a knowledge
+            entry then answers, with the catalogue's facts beside it.
     """
 
     providers: tuple[str, ...]
@@ -116,6 +121,7 @@ class ProviderQuestion:
     other_words: int
     which: bool
     catalogue: Catalogue = field(compare=False, repr=False)
+    guidance: bool = False
 
     @property
     def answerable(self) -> bool:
@@ -158,11 +164,15 @@ def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str)
         position += size
     all_words = analyzer.words(query)
     noun = any(word in terms.words["provider_nouns"] for word in all_words)
+    everyday = terms.words["everyday_aliases"]
+    # "runpod vs lambda", "compare lambda and coreweave": beside another provider or a comparing
+    # word, an everyday alias is a provider too.
+    compared = bool(set(all_words) & terms.words["comparison_words"]) or any(" ".join(key) not in everyday for _, key in named)
     providers: list[str] = []
     for provider_id, key in named:
         # "google colab", "gradient accumulation", "vast amounts of data": an everyday word
         # names a provider only in a question that is plainly about the catalogue.
-        if " ".join(key) in terms.words["everyday_aliases"] and not ((facts or noun) and other == 0):
+        if " ".join(key) in everyday and not (((facts or noun) and other == 0) or compared):
             other += 1
             continue
         if provider_id not in providers:
@@ -172,7 +182,15 @@ def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str)
     which = _asks_which(terms, all_words, raw_tokens(query))
     if not providers and not which:
         return None
-    return ProviderQuestion(tuple(providers), tuple(facts), tuple(needs), other, which, terms.catalogue)
+    guidance = _has_any(all_words, terms.words["guidance_words"])
+    return ProviderQuestion(tuple(providers), tuple(facts), tuple(needs), other, which, terms.catalogue, guidance)
+
+
+def _has_any(words: list[str], wanted: frozenset[str]) -> bool:
+    """Whether `words` hold one of `wanted`, a phrase of several words counting as a whole."""
+    if wanted.intersection(words):
+        return True
+    return any(" " in phrase and _has_phrase(words, tuple(phrase.split())) for phrase in wanted)
 
 
 def _asks_which(terms: _Terms, words: list[str], raw: list[str]) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 from advisor.catalogue.match import match
 from advisor.catalogue.model import FACT_KEYS, Catalogue, Fact, Provider, ProviderMatch
 from advisor.catalogue.questions import ProviderQuestion
-from advisor.catalogue.wording import fact_label, need_label, note_text, reminder, value_text
+from advisor.catalogue.wording import fact_label, need_label, note_text, reminder, source_line, value_text
 from advisor.i18n import t
 
 
@@ -59,22 +59,42 @@ def answer_question(question: ProviderQuestion, lang: str) -> ProviderAnswer | N
 
 def _fact_block(provider: Provider, fact: Fact, lang: str, *, detailed: bool) -> list[str]:
     lines = [f"- **{fact_label(fact.key, lang)}:** {value_text(fact, lang)}"]
-    if detailed and fact.detail:
+    if detailed and fact.detail and lang == "en":  # details are quoted from English sources
         lines.append(f"  {fact.detail}")
-    if fact.source:
-        lines.append("  " + t("prov_source_as_of", lang, url=fact.source, date=fact.checked or "?"))
-    elif not fact.known:
-        lines.append("  " + t("prov_unknown_check", lang, url=provider.docs_url or "?"))
-    elif fact.checked:
-        lines.append("  " + t("prov_as_of", lang, date=fact.checked))
+    lines.extend(f"  {line}" for line in _provenance(provider, fact, lang))
     return lines
+
+
+def _provenance(provider: Provider, fact: Fact, lang: str) -> list[str]:
+    """The page a fact comes from and its date, or where to check an unknown."""
+    if fact.source:
+        return [source_line(fact.source, fact.source_date, fact.checked, lang)]
+    if not fact.known:
+        return [t("prov_unknown_check", lang, url=provider.docs_url or "?")]
+    return [t("prov_as_of", lang, date=fact.checked)] if fact.checked else []
 
 
 def _footer(lang: str, as_of: str | None) -> list[str]:
-    lines = ["", f"_{reminder(lang, as_of)}_"]
-    if lang != "en":
-        lines.append(f"_{t('prov_details_in_english', lang)}_")
-    return lines
+    return ["", f"_{reminder(lang, as_of)}_"]
+
+
+def _comparison(providers: list[Provider], keys: list[str], lang: str) -> list[str]:
+    """Several providers side by side: one row per fact, one column per provider."""
+    def cell(text: str) -> str:
+        return " ".join(text.split()).replace("|", "\\|")
+
+    rows = [
+        "| " + " | ".join([t("prov_compare_fact", lang), *(cell(p.name) for p in providers)]) + " |",
+        "|" + "---|" * (len(providers) + 1),
+    ]
+    for key in keys:
+        rows.append("| " + " | ".join([fact_label(key, lang), *(cell(value_text(p.fact(key), lang)) for p in providers)]) + " |")
+    rows.append("")
+    for provider in providers:
+        for key in keys:
+            fact = provider.fact(key)
+            rows.extend(f"- {provider.name} · {fact_label(key, lang)}: {line}" for line in _provenance(provider, fact, lang) if fact.source)
+    return rows
 
 
 def _about_providers(catalogue: Catalogue, question: ProviderQuestion, lang: str) -> ProviderAnswer:
@@ -82,19 +102,18 @@ def _about_providers(catalogue: Catalogue, question: ProviderQuestion, lang: str
     providers = [p for p in (catalogue.get(pid) for pid in question.providers) if p is not None]
     keys = [key for key in FACT_KEYS if key in question.facts] or list(FACT_KEYS)
     detailed = bool(question.facts)
-    body: list[str] = []
+    body: list[str] = _comparison(providers, keys, lang) if len(providers) > 1 else []
     sources: list[str] = []
     summary: list[str] = []
     for provider in providers:
-        if len(providers) > 1:  # one provider is named by the title already
-            body.extend([*([""] if body else []), f"### {provider.name}", ""])
         for key in keys:
             fact = provider.fact(key)
-            body.extend(_fact_block(provider, fact, lang, detailed=detailed))
+            if len(providers) == 1:
+                body.extend(_fact_block(provider, fact, lang, detailed=detailed))
             cited = fact.source or (None if fact.known else provider.docs_url)  # an unknown points to the docs
             if cited and cited not in sources:
                 sources.append(cited)
-        if not detailed and provider.notes:
+        if not detailed and provider.notes and len(providers) == 1 and lang == "en":
             body.append("")
             body.append(f"**{t('prov_notes', lang)}:**")
             body.extend(f"- {note}" for note in provider.notes)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from advisor.catalogue.model import UNKNOWN, Fact
 from advisor.i18n import t
 
@@ -37,7 +39,7 @@ def value_text(fact: Fact, lang: str) -> str:
             text = t(f"prov_value_{value}", lang)
     if fact.key == "spot" and value == "yes":
         notice = fact.notice or UNKNOWN
-        shown = t("prov_value_unknown", lang) if notice == UNKNOWN else t("prov_notice_none", lang) if notice == "none" else notice
+        shown = t("prov_value_unknown", lang) if notice == UNKNOWN else t("prov_notice_none", lang) if notice == "none" else duration_text(notice, lang)
         text += " · " + t("prov_notice", lang, notice=shown)
     if fact.third_party:
         text += " " + t("prov_third_party", lang)
@@ -52,3 +54,21 @@ def reminder(lang: str, as_of: str | None) -> str:
 def status_text(status: str, lang: str) -> str:
     """fits / verify / fails in words."""
     return t(f"prov_status_{status}", lang)
+
+
+_DURATION = re.compile(r"^(?P<amount>[\d.,–-]+)\s*(?P<unit>second|minute|hour|day)s?$")
+
+
+def duration_text(text: str, lang: str) -> str:
+    """A catalogue duration ("2 minutes", "30 seconds") in `lang`; other wording as written."""
+    found = _DURATION.match(text.strip().lower())
+    if found is None:
+        return text
+    return t(f"prov_unit_{found.group('unit')}", lang, amount=found.group("amount"))
+
+
+def source_line(source: str, source_date: str | None, checked: str | None, lang: str) -> str:
+    """Where a fact comes from and how old that page is: its own date, else "undated"."""
+    if source_date:
+        return t("prov_source_dated", lang, url=source, date=source_date)
+    return t("prov_source_undated", lang, url=source, checked=checked or "?")

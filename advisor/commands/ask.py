@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 from advisor.commands.common import add_kb_option, add_lang_option, checked_text, kb_root, report_problems
 from advisor.problems import UsageError
 
+# A pasted log is read up to this size.
+MAX_PASTE_BYTES = 64_000_000
+
 if TYPE_CHECKING:
     from advisor.reply import Article, Reply
     from advisor.search.index import SearchIndex
@@ -21,7 +24,7 @@ if TYPE_CHECKING:
 
 def add_parser(sub: Any) -> None:
     ask = sub.add_parser("ask", help="answer a question", description="Answer a question from the knowledge base.")
-    ask.add_argument("question", nargs="*", help="the question (quote it, or pass several words)")
+    ask.add_argument("question", nargs="*", help="the question (quote it, or pass several words); - reads a question or a pasted log from standard input")
     add_lang_option(ask)
     ask.add_argument("--top", type=int, default=None, metavar="N", help="show the N best matches (default 1; 3 with --json)")
     ask.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -66,16 +69,24 @@ def run_ask(args: argparse.Namespace) -> int:
         if args.question:
             raise UsageError("give either a question or --batch, not both")
         return _run_batch(args)
-    question = checked_text(" ".join(args.question), "the question").strip()
-    if not question:
-        raise UsageError("no question given; try: advisor ask \"what is MIG?\"")
     if args.top is not None and args.top < 1:
         raise UsageError("--top must be at least 1")
-    from advisor.reply import answer, reply_record
+    pasted = None
+    if args.question == ["-"] or (not args.question and not sys.stdin.isatty()):
+        pasted = _read_paste()
+        question = pasted.strip()
+    else:
+        question = checked_text(" ".join(args.question), "the question").strip()
+    if not question:
+        raise UsageError("no question given; try: advisor ask \"what is MIG?\"")
+    from advisor.reply import answer, answer_paste, reply_record
 
     index = _index(args)
     top = args.top or (3 if args.json else 1)
-    reply = answer(index, question, args.lang, limit=top)
+    if pasted is not None and "\n" in question:
+        reply = answer_paste(index, question, args.lang)
+    else:
+        reply = answer(index, question, args.lang, limit=top)
     if reply.outcome.truncated:
         from advisor.i18n import t
         from advisor.search.rank import MAX_QUERY_CHARS
@@ -86,6 +97,16 @@ def run_ask(args: argparse.Namespace) -> int:
     else:
         _print_reply(index, reply, top, args.explain)
     return 0 if reply.answered else 1
+
+
+def _read_paste() -> str:
+    """Standard input as text: a question or a pasted log, up to MAX_PASTE_BYTES (a log's tail
+    past that is dropped); bytes that are not UTF-8 are replaced, as logs carry all sorts."""
+    data = sys.stdin.buffer.read(MAX_PASTE_BYTES + 1)
+    if len(data) > MAX_PASTE_BYTES:
+        print(f"note: only the first {MAX_PASTE_BYTES // 1_000_000} MB of the input were read", file=sys.stderr)
+        data = data[:MAX_PASTE_BYTES]
+    return data.decode("utf-8", "replace")
 
 
 def _run_batch(args: argparse.Namespace) -> int:
@@ -118,18 +139,21 @@ def _run_batch(args: argparse.Namespace) -> int:
 
 def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> None:
     from advisor.i18n import t
-    from advisor.terminal import Styler, use_color
+    from advisor.reply import short_answer
+    from advisor.terminal import Styler
     from advisor.textnorm import strip_terminal_escapes as clean
 
-    style = Styler(use_color(sys.stdout))
+    style = Styler.for_stream(sys.stdout)
     lang = reply.lang
     article = reply.article
+    matched: list[str] = []
+    if reply.log_line is not None:
+        matched = [style.bold(t("log_line", lang, number=reply.log_line.number)) + " " + clean(reply.log_line.line), ""]
     if article is None:
         out = [style.bold(t("no_answer", lang))]
         if reply.suggestions:
             out += ["", t("did_you_mean", lang) + ":"]
-            scores = {hit.topic: hit.score for hit in reply.outcome.hits}
-            out += [f"  • {clean(title)} " + style.dim(f"(advisor show {entry_id} · {scores.get(entry_id, 0):.0f})") for entry_id, title in reply.suggestions]
+            out += [f"  • {clean(title)} " + style.dim(f"(advisor show {entry_id})") for entry_id, title in reply.suggestions]
         out += ["", style.dim(t("try_guide", lang))]
     elif reply.catalogue is not None:
         out = [style.heading(clean(article.title)) + "  " + style.dim(f"[{clean(article.id)}]"), "", style.markdown(article.body)]
@@ -140,15 +164,15 @@ def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> N
         out = [style.heading(clean(article.title)) + "  " + style.dim(f"[{article.id} · {t('confidence', lang)} {article.score:.0f}]")]
         if article.wanted_lang:
             out.append(style.dim(t("language_fallback", lang, wanted=article.wanted_lang, shown=article.lang)))
-        out += ["", style.markdown(article.body)]
-        out += _article_footer(article, lang, style)
+        out += ["", style.markdown(short_answer(article))]
+        out += ["", style.dim(t("read_all", lang, command=f"advisor show {article.id}"))]
         others = reply.outcome.hits[1:top]
         if others:
             out += ["", style.bold(t("other_matches", lang) + ":")]
-            out += [f"  • {clean(index.meta(h.entry).title)} " + style.dim(f"[{h.topic} · {h.score:.0f}]") for h in others]
+            out += [f"  • {clean(index.meta(h.entry).title)} " + style.dim(f"(advisor show {h.topic})") for h in others]
     if explain:
         out += ["", _explain_text(reply, style)]
-    print("\n".join(out))
+    print("\n".join(matched + out))
 
 
 def _article_footer(article: Article, lang: str, style: Styler) -> list[str]:
@@ -182,8 +206,8 @@ def _explain_text(reply: Reply, style: Styler) -> str:
         (t("explain_lang", lang), reply.outcome.lang or "?"),
         (t("explain_matched", lang), f"\"{facts['matched']}\" ({t('explain_field', lang)}: {facts['field']})"),
         (t("explain_score", lang), f"{facts['score']:.1f} ({t('explain_lexical', lang)} {facts['lexical']:.2f}, {t('explain_fuzzy', lang)} {facts['fuzzy']:.0f})"),
-        (t("explain_margin", lang), f"{facts['margin']:.1f} (≥ {facts['ambiguity_margin']})"),
-        (t("explain_threshold", lang), f"{facts['threshold']:.0f}"),
+        (t("explain_margin", lang), f"{facts['margin']:.1f}"),
+        (t("explain_threshold", lang), f"{facts['confidence']:.0f} (≥ {facts['answer_confidence']:.0f})"),
     ]
     if facts["corrections"]:
         rows.append((t("explain_corrections", lang), ", ".join(f"{a} → {b}" for a, b in facts["corrections"])))
@@ -195,7 +219,7 @@ def _explain_text(reply: Reply, style: Styler) -> str:
 def run_show(args: argparse.Namespace) -> int:
     from advisor.i18n import default_language, t
     from advisor.reply import entry_article, hit_record
-    from advisor.terminal import Styler, use_color
+    from advisor.terminal import Styler, page
     from advisor.textnorm import strip_terminal_escapes as clean
 
     index = _index(args)
@@ -207,10 +231,10 @@ def run_show(args: argparse.Namespace) -> int:
         print(_dumps(hit_record(index, found, None)))
         return 0
     article = entry_article(index, found, None)
-    style = Styler(use_color(sys.stdout))
+    style = Styler.for_stream(sys.stdout)
     out = [style.heading(clean(article.title)) + "  " + style.dim(f"[{article.id} · {article.lang}]"), "", style.markdown(article.body)]
     out += _article_footer(article, lang, style)
-    print("\n".join(out))
+    page("\n".join(out))
     return 0
 
 

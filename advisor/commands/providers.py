@@ -123,10 +123,10 @@ def providers_json(catalogue: Catalogue, needs: tuple[str, ...], shown: list[Pro
 def _text(catalogue: Catalogue, needs: tuple[str, ...], shown: list[ProviderMatch], hidden: int, lang: str, root: Path) -> str:
     from advisor.i18n import t
     from advisor.catalogue.wording import fact_label, need_label, note_text, reminder, value_text
-    from advisor.terminal import Styler, use_color
+    from advisor.terminal import Styler
     from advisor.textnorm import strip_terminal_escapes as clean
 
-    style = Styler(use_color(sys.stdout))
+    style = Styler.for_stream(sys.stdout)
     if not catalogue.providers:
         return t("prov_no_catalogue", lang, path=str(root))
     header = t("prov_cli_header", lang, needs=", ".join(need_label(n, lang) for n in needs)) if needs else t("prov_cli_all", lang)

@@ -13,6 +13,8 @@ from advisor.textnorm import fold
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 _PLAIN_TOKENS = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
+# An apostrophe inside a word joins it ("don't" -> "dont", a stop word), rather than leaving "t".
+_APOSTROPHE = re.compile(r"(?<=[a-z0-9])['’](?=[a-z])")
 
 
 class Analyzer:
@@ -38,7 +40,10 @@ class Analyzer:
 
     def words(self, text: str) -> list[str]:
         """All tokens after folding and synonym replacement (stop words kept)."""
-        tokens = _TOKEN.findall(fold(text))
+        folded = fold(text)
+        if "'" in folded or "’" in folded:
+            folded = _APOSTROPHE.sub("", folded)
+        tokens = _TOKEN.findall(folded)
         if self._by_first_word.keys().isdisjoint(tokens):  # no synonym phrase can start here
             return tokens
         return self._replace(tokens)
@@ -99,8 +104,12 @@ class Analyzer:
         return frozenset(word for phrase in self._canonical for word in phrase.split())
 
     def content(self, text: str) -> list[str]:
-        """Tokens that carry meaning: `words` without stop words."""
-        return [word for word in self.words(text) if word not in self.stopwords]
+        """Tokens that carry meaning: `words` without stop words and bare numbers (counts, versions
+        and ids say nothing of the topic), except numbers the lexicon gives a meaning ("1")."""
+        return [word for word in self.words(text) if not self.is_noise(word)]
+
+    def is_noise(self, word: str) -> bool:
+        return word in self.stopwords or (word.isdigit() and word not in self.synonyms)
 
 
 def bigrams(words: list[str]) -> list[str]:

@@ -15,10 +15,8 @@ from typing import Any
 
 from advisor.search import storage, tables
 from advisor.search.analysis import Analyzer, bigrams
-from advisor.search.index import FIELD_WEIGHTS, FULL_WEIGHT, INDEX_VERSION, PHRASE_FIELDS, TF_BONUS, encode_posting
+from advisor.search.index import FIELD_WEIGHTS, FOCUS_BONUS, FULL_WEIGHT, INDEX_VERSION, MIN_ERROR_WORDS, PHRASE_FIELDS, encode_posting
 
-# A feature the authors repeat in this many of a topic's phrases earns TF_BONUS (half at the second).
-_REPEATS_FOR_BONUS = (6, 3)
 # Extra plain data to store beside the index: given the analyzer and a feature's topic count.
 Attach = Callable[[Analyzer, Callable[[str], int]], dict[str, Any]]
 
@@ -47,10 +45,12 @@ def build_index(kb: Any, attach: Attach | None = None) -> dict[str, Any]:
     # topic's tables are alive at a time: building 100,000 entries stays within memory.
     feature_number: dict[str, int] = {}
     posting_lists: list[array] = []
+    error_lines: dict[tuple[str, ...], list[int]] = {}
 
     for topic, group in groupby(enumerate(ordered), key=lambda item: topic_number[item[1].id]):
         table: dict[str, int] = {}
         counts: dict[str, int] = {}
+        first_phrase = len(phrases)
 
         def add(text: str, field: str) -> list[str]:
             words = analyzer.content(text)
@@ -66,6 +66,11 @@ def build_index(kb: Any, attach: Attach | None = None) -> dict[str, Any]:
 
         for entry_index, entry in group:
             texts = [("title", entry.title)] + [("question", q) for q in entry.questions] + [("keyword", k) for k in entry.keywords]
+            texts += [("error", line) for line in entry.errors]
+            for line in entry.errors:
+                signature = tuple(analyzer.content(line))
+                if len(signature) >= MIN_ERROR_WORDS and topic not in error_lines.setdefault(signature, []):
+                    error_lines[signature].append(topic)
             for field, text in texts:
                 words = add(text, field)
                 if words:
@@ -80,9 +85,9 @@ def build_index(kb: Any, attach: Attach | None = None) -> dict[str, Any]:
             add(entry.body, "body")
             topic_phrase_start[topic + 1] = len(phrases)
             topic_entry_start[topic + 1] = entry_index + 1
+        phrase_count = max(len(phrases) - first_phrase, 1)
         for feature, weight in table.items():
-            repeated = counts.get(feature, 0)
-            bonus = TF_BONUS if repeated >= _REPEATS_FOR_BONUS[0] else 1 if repeated >= _REPEATS_FOR_BONUS[1] else 0
+            bonus = round(FOCUS_BONUS * min(counts.get(feature, 0) / phrase_count, 1.0))
             number = feature_number.get(feature)
             if number is None:
                 number = feature_number[feature] = len(posting_lists)
@@ -97,7 +102,7 @@ def build_index(kb: Any, attach: Attach | None = None) -> dict[str, Any]:
     vocabulary_text, vocabulary = _vocabulary(features, posting_lists, analyzer)
     sections: dict[str, bytes] = {"topics": "\n".join(topics).encode("utf-8")}
     sections["entries"], sections["entry_offsets"] = tables.pack_records(
-        [e.id, e.lang, e.title, e.summary, list(e.related), [list(pair) for pair in e.sources], e.path] for e in ordered
+        [e.id, e.lang, e.title, e.summary, list(e.related), [list(pair) for pair in e.sources], e.path, e.topic] for e in ordered
     )
     sections["entry_lang"] = bytes(langs.index(e.lang) for e in ordered)
     sections["topic_entry_start"] = tables.ints(topic_entry_start)
@@ -120,6 +125,7 @@ def build_index(kb: Any, attach: Attach | None = None) -> dict[str, Any]:
         "stopwords": sorted(lexicon.stopwords),
         "synonyms": {k: list(v) for k, v in (lexicon.synonyms or {}).items()},
         "markers": {k: sorted(v) for k, v in (lexicon.markers or {}).items()},
+        "errors": [[list(words), topic] for words, found in error_lines.items() for topic in found],
         **extra,
         "problems": [[p.path, p.line, p.message, p.warning] for p in kb.problems] + list(extra.get("problems", ())),
         "sections": sections,

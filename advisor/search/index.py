@@ -22,15 +22,18 @@ from advisor.problems import Problem
 from typing import Any
 
 # Bump when the index layout or the analysis changes: old caches are then rebuilt.
-INDEX_VERSION = 15
-# Field weights in twelfths, packed beside the topic number in one int32 posting. A token the
-# authors repeat across a topic's phrasings earns up to TF_BONUS more: it is what the topic is about.
-FIELD_WEIGHTS = {"title": 10, "question": 8, "keyword": 8, "heading": 5, "summary": 4, "body": 2}
-FULL_WEIGHT = 12
-TF_BONUS = 2
-WEIGHT_BITS = 4
+INDEX_VERSION = 20
+# Field weights in sixteenths, packed beside the topic number in one int32 posting. A token the
+# authors put in a large share of a topic's phrasings earns up to FOCUS_BONUS more: it is what the
+# topic is about, not a word it mentions ("mig" for the MIG entry, not for the AKS one).
+FIELD_WEIGHTS = {"title": 10, "question": 8, "keyword": 8, "error": 10, "heading": 5, "summary": 4, "body": 2}
+FOCUS_BONUS = 9
+FULL_WEIGHT = 19
+WEIGHT_BITS = 5
 _WEIGHT_MASK = (1 << WEIGHT_BITS) - 1
-PHRASE_FIELDS = ("title", "question", "keyword")
+PHRASE_FIELDS = ("title", "question", "keyword", "error")
+# An error line shorter than this many meaningful words is too generic to recognise on its own.
+MIN_ERROR_WORDS = 3
 
 
 def encode_posting(topic: int, weight: int) -> int:
@@ -42,10 +45,10 @@ def decode_posting(packed: int) -> tuple[int, int]:
     return packed >> WEIGHT_BITS, packed & _WEIGHT_MASK
 
 
-class EntryMeta(namedtuple("EntryMeta", ("id", "lang", "title", "summary", "related", "sources", "path"))):
+class EntryMeta(namedtuple("EntryMeta", ("id", "lang", "title", "summary", "related", "sources", "path", "topic"))):
     """What a front end shows of an entry without reading its file: `id`, `lang`, `title`,
-    `summary` (str), `related` (a tuple of ids), `sources` (a tuple of (title, url) pairs) and
-    the file's `path` (str).
+    `summary` (str), `related` (a tuple of ids), `sources` (a tuple of (title, url) pairs), the
+    file's `path` (str) and the `topic` it belongs to (its own id for a topic's home entry).
     A namedtuple, not a dataclass: see `advisor.problems.Problem`."""
 
     __slots__ = ()
@@ -76,6 +79,12 @@ class SearchIndex:
         self.problems = [Problem(*p) for p in data["problems"]]
         self.analyzer = Analyzer.build(frozenset(data["stopwords"]), data["synonyms"])
         self._vocabulary_text = sections["vocabulary"]
+        # Each word of a listed error line -> (the line's words, topic number): pasted errors are
+        # spotted by the lines they share words with.
+        self.error_lines: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+        for words, topic in data.get("errors", ()):
+            for word in dict.fromkeys(words):
+                self.error_lines.setdefault(word, []).append((tuple(words), topic))
         self._vocab_by_len: dict[int, list[str]] = {}
         topic_ends = {len(self.topic_phrase_start), len(self.topic_entries) + 1, len(self.topics) + 1}
         phrase_count = {len(self.phrases), len(self.sorted_phrases), len(self.phrase_text), len(self.phrase_field), len(self.phrase_entry)}
@@ -128,8 +137,13 @@ class SearchIndex:
         return out
 
     def meta(self, entry_index: int) -> EntryMeta:
-        entry_id, lang, title, summary, related, sources, path = self.entries[entry_index]
-        return EntryMeta(entry_id, lang, title, summary, tuple(related), tuple(tuple(pair) for pair in sources), path)
+        entry_id, lang, title, summary, related, sources, path, topic = self.entries[entry_index]
+        return EntryMeta(entry_id, lang, title, summary, tuple(related), tuple(tuple(pair) for pair in sources), path, topic or entry_id)
+
+    def home_of(self, topic: int) -> str:
+        """The id of the home entry of topic number `topic`'s topic (itself, for a home entry)."""
+        entries = self.topic_entries[topic]
+        return str(self.meta(next(iter(entries.values()))).topic) if entries else self.topics[topic]
 
     def entry_index(self, entry_id: str, lang: str | None = None) -> int | None:
         """The entry of `entry_id` in `lang`, falling back to any language it exists in."""

@@ -11,6 +11,7 @@ token by token against the index vocabulary before scoring.
 from __future__ import annotations
 
 import heapq
+import math
 from bisect import bisect_left, insort
 from collections import namedtuple
 from itertools import chain
@@ -18,23 +19,31 @@ from itertools import chain
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
+from advisor.search.errors import quoted_errors
 from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, WEIGHT_BITS, SearchIndex, decode_posting
-from advisor.textnorm import has_vietnamese_letters
+from advisor.textnorm import has_vietnamese_letters, is_vietnamese_syllable
 
 from typing import Any
 
 MAX_QUERY_CHARS = 2000
-# Tuned on tests/eval/dev.jsonl with `python -m tests.eval.report --misses`; see README.
-ANSWER_THRESHOLD = 55.0
+# Ranking parameters, tuned on the development questions (tests/eval/real-dev.jsonl and dev.jsonl)
+# with `python -m tests.eval.report --set real-dev --misses`; never on real-test.
 AMBIGUITY_MARGIN = 2.0
-SURE_SCORE = 65.0
+# The answer decision: weights of `answer_confidence`'s features (fitted by tests/eval/calibrate.py)
+# and the confidence below which "did you mean" choices are offered instead of an answer.
+CONFIDENCE_WEIGHTS = (0.907, 0.794, 1.17, 0.718, 0.937, -0.57, -0.862, -0.88)
+ANSWER_CONFIDENCE = 60.0
 LEXICAL_SHARE = 0.6
 EVIDENCE_FLOOR = 5.5
 EVIDENCE_BASE = 0.5
 EVIDENCE_SLOPE = 0.04
 EVIDENCE_CAP = 0.85
 UNKNOWN_TOKEN_SHARE = 0.55
-BIGRAM_SHARE = 0.5
+BIGRAM_SHARE = 0.2
+SORT_SHARE = 0.7
+# A question that quotes an error line an entry lists scores at least this, plus a point a word.
+ERROR_SCORE = 80.0
+ERROR_WORDS_CAP = 12
 TYPO_CUTOFF = 0.8
 SHORT_TYPO_CUTOFF = 0.75
 PHRASE_BONUS = 0.1
@@ -55,10 +64,11 @@ class Hit(namedtuple("Hit", ("topic", "entry", "score", "lexical", "fuzzy", "evi
     __slots__ = ()
 
 
-class Outcome(namedtuple("Outcome", ("query", "normalized", "lang", "answered", "hits", "truncated", "corrections"), defaults=(False, ()))):
+class Outcome(namedtuple("Outcome", ("query", "normalized", "lang", "answered", "hits", "truncated", "corrections", "confidence", "quoted"), defaults=(False, (), 0.0, ()))):
     """The result of `search()`: the `query` and its `normalized` tokens, the answer `lang`
     (None when undetected), whether it is `answered`, the ranked `hits`, whether the query was
-    `truncated`, and the typo `corrections` made (typed, repaired) pairs."""
+    `truncated`, the typo `corrections` made ((typed, repaired) pairs), the `confidence` (0-100)
+    that the best hit is the right answer, and the topics whose error lines the query `quoted`."""
 
     __slots__ = ()
 
@@ -97,8 +107,8 @@ def _correct(index: SearchIndex, token: str, known: frozenset[str], before: str,
     Among equally close spellings, the one that forms a known phrase with a neighbouring word
     wins ("tiem slicing" becomes "time slicing", not "tim slicing").
     """
-    if len(token) >= 5:  # words typed together: "timeslicing", "gpuoperator"
-        for cut in range(2, len(token) - 1):
+    if len(token) >= 6:  # words typed together: "timeslicing", "gpuoperator"
+        for cut in range(3, len(token) - 2):
             head, tail = token[:cut], token[cut:]
             if (head in index.postings or head in known) and (tail in index.postings or tail in known):
                 return [head, tail]
@@ -119,16 +129,21 @@ def _correct(index: SearchIndex, token: str, known: frozenset[str], before: str,
     return [max(candidates, key=fit)[0]]
 
 
-def _query_tokens(index: SearchIndex, query: str) -> tuple[list[str], list[str], list[tuple[str, str]]]:
-    """(content tokens as typed, tokens after typo repair, the repairs made)."""
+def _query_tokens(index: SearchIndex, query: str, lang: str | None = None) -> tuple[list[str], list[str], list[tuple[str, str]]]:
+    """(content tokens as typed, tokens after typo repair, the repairs made).
+
+    In a Vietnamese question, a word that reads as a Vietnamese syllable is a word, not a typo:
+    "thủ đô của pháp" must not become "phan" (a syllable of a domain phrase) and so look like a
+    question about GPUs.
+    """
     analyzer = index.analyzer
     words = analyzer.words(query)
-    typed = [word for word in words if word not in analyzer.stopwords]
+    typed = [word for word in words if not analyzer.is_noise(word)]
     known = analyzer.variant_words
     repaired: list[str] = []
     corrections: list[tuple[str, str]] = []
     for position, word in enumerate(words):
-        if word in index.postings or word in known or word in analyzer.stopwords:
+        if word in index.postings or word in known or analyzer.is_noise(word) or (lang == "vi" and is_vietnamese_syllable(word)):
             repaired.append(word)
             continue
         before = words[position - 1] if position else ""
@@ -139,7 +154,7 @@ def _query_tokens(index: SearchIndex, query: str) -> tuple[list[str], list[str],
         repaired.extend(fixed)
     if corrections:  # a repaired word may complete a synonym phrase: "tiem slicing" → timeslicing
         repaired = analyzer.canonicalize(repaired)
-    return typed, [word for word in repaired if word not in analyzer.stopwords], corrections
+    return typed, [word for word in repaired if not analyzer.is_noise(word)], corrections
 
 
 def search(index: SearchIndex, query: str, lang: str | None = None, limit: int = 5) -> Outcome:
@@ -147,7 +162,7 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     truncated = len(query) > MAX_QUERY_CHARS
     query = query[:MAX_QUERY_CHARS]
     answer_lang = lang or detect_language(index, query)
-    typed, repaired, corrections = _query_tokens(index, query)
+    typed, repaired, corrections = _query_tokens(index, query, answer_lang)
     typed_set = set(typed)
     resolved: list[tuple[str, float]] = []
     unknown_mass = 0.0
@@ -198,13 +213,36 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
                 scores[topic] = idf * confidence / FULL_WEIGHT * weight
         _rescore_common(index, scores, common)
 
+    quoted = quoted_errors(index, typed)
     candidates = heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
-    hits = _best_hits(index, normalized, candidates, scores, total, answer_lang, max(limit, SUGGESTIONS))
-    best = hits[0].score
-    runner_up = hits[1].score if len(hits) > 1 else 0.0
-    # A sure score skips the ambiguity margin, but never a tie: "gpu" alone names no one topic.
-    answered = best >= ANSWER_THRESHOLD and (best - runner_up >= AMBIGUITY_MARGIN or (best >= SURE_SCORE and best > runner_up))
-    return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections))
+    candidates += [topic for topic in quoted if topic not in candidates and topic in scores]
+    hits = _best_hits(index, normalized, candidates, scores, total, answer_lang, max(limit, SUGGESTIONS), quoted)
+    hits = _home_first(index, hits)
+    known = sum(1 for token, _ in resolved if "_" not in token)
+    unknown_share = 1.0 - known / max(known + round(unknown_mass / (index.unknown_idf * UNKNOWN_TOKEN_SHARE)), 1)
+    best_topic = index.topic_of(hits[0].topic)
+    confidence = answer_confidence(hits, best_topic in quoted, unknown_share)
+    # Never a tie, whatever the confidence: "gpu" alone names no one topic.
+    answered = confidence >= ANSWER_CONFIDENCE and (len(hits) < 2 or hits[0].score > hits[1].score)
+    names = tuple(index.topics[topic] for topic in quoted)
+    return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections), confidence, names)
+
+
+def answer_confidence(hits: list[Hit], quoted: bool, unknown_share: float) -> float:
+    """How likely (0-100) the best hit is the entry that answers the question.
+
+    A logistic model of the ranking's own numbers, fitted on the labelled development
+    questions (`python -m tests.eval.calibrate`): the best score and its lead, how much of the
+    question the entry explains and how closely one of its phrasings matches, the bulk of
+    rare terms it shares, whether the question quotes one of its error lines, and how much of
+    the question no entry knows. Measured on those questions, answers shown at confidence X are
+    right about X% of the time (the README's reliability table).
+    """
+    best = hits[0]
+    lead = best.score - (hits[1].score if len(hits) > 1 else 0.0)
+    features = (best.score / 100, lead / 100, best.lexical, best.fuzzy / 100, min(best.evidence, 15.0) / 15, float(quoted), unknown_share, 1.0)
+    logit = sum(weight * value for weight, value in zip(CONFIDENCE_WEIGHTS, features))
+    return round(100.0 / (1.0 + math.exp(-logit)), 1)
 
 
 def _rescore_common(index: SearchIndex, scores: dict[int, float], common: list[tuple[str, float, float]]) -> None:
@@ -240,7 +278,29 @@ def combined_score(lexical: float, fuzzy_score: float, evidence: float) -> float
     return 100.0 * max(phrased, bulk)
 
 
-def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], scores: dict[int, float], total: float, lang: str | None, keep: int) -> list[Hit]:
+def _home_first(index: SearchIndex, hits: list[Hit]) -> list[Hit]:
+    """When the best entries tie within one topic ("mig la gi": the MIG overview, its set-up and
+    its strategies all match "mig" alone), the question is about the topic as a whole: its home
+    entry leads, a hair ahead, and the entries of other topics keep their place."""
+    if len(hits) < 2 or hits[0].score - hits[1].score >= AMBIGUITY_MARGIN:
+        return hits
+    tied = [hit for hit in hits if hits[0].score - hit.score < AMBIGUITY_MARGIN]
+    homes = {index.home_of(index.topic_of(hit.topic) or 0) for hit in tied}
+    if len(homes) != 1:
+        return hits
+    home = homes.pop()
+    leader = next((hit for hit in tied if hit.topic == home), None)
+    if leader is None:
+        return hits
+    lifted = leader._replace(score=round(hits[0].score + AMBIGUITY_MARGIN, 1))
+    return [lifted, *(hit for hit in hits if hit is not leader)]
+
+
+def _error_floor(quoted: dict[int, int], topic: int) -> float:
+    return ERROR_SCORE + min(quoted[topic], ERROR_WORDS_CAP) if topic in quoted else 0.0
+
+
+def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], scores: dict[int, float], total: float, lang: str | None, keep: int, quoted: dict[int, int]) -> list[Hit]:
     """The `keep` best candidates as hits, best first, with their fuzzy phrase scores.
 
     Fuzzy scoring is most of a query's cost, so it is bounded before it is paid for. A topic's
@@ -262,8 +322,8 @@ def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], score
     _batch(" ".join(sorted(normalized.split())), sort_score, fuzz.ratio)
     ceiling: dict[int, float] = {}
     for topic in candidates:
-        reachable = (max(map(sort_score.__getitem__, texts[topic])) + 100.0) / 2.0 if texts[topic] else 0.0
-        ceiling[topic] = round(combined_score(lexical[topic], reachable, scores[topic]), 1)
+        reachable = _phrase_similarity(max(map(sort_score.__getitem__, texts[topic])), 100.0) if texts[topic] else 0.0
+        ceiling[topic] = round(max(combined_score(lexical[topic], reachable, scores[topic]), _error_floor(quoted, topic)), 1)
 
     set_score: dict[str, float] = {}
     hits: list[Hit] = []
@@ -272,7 +332,7 @@ def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], score
         if len(top) >= keep and ceiling[topic] < top[0]:
             break
         fuzzy_score, phrase = _best_phrase(normalized, texts[topic], starts[topic], sort_score, set_score)
-        score = combined_score(lexical[topic], fuzzy_score, scores[topic])
+        score = max(combined_score(lexical[topic], fuzzy_score, scores[topic]), _error_floor(quoted, topic))
         entry = _entry_for(index, topic, lang)
         matched = index.phrase_text[phrase] if phrase >= 0 else ""
         field_name = PHRASE_FIELDS[index.phrase_field[phrase]] if phrase >= 0 else "body"
@@ -296,8 +356,8 @@ def _best_phrase(normalized: str, texts: list[str], first: int, sort_score: dict
     lead = texts[leader]
     if lead not in set_score:
         set_score[lead] = fuzz.token_set_ratio(normalized, lead)
-    floor = (sort_score[lead] + set_score[lead]) / 2.0
-    pending = {text: 0.0 for text in texts if text not in set_score and (sort_score[text] + 100.0) / 2.0 >= floor}
+    floor = _phrase_similarity(sort_score[lead], set_score[lead])
+    pending = {text: 0.0 for text in texts if text not in set_score and _phrase_similarity(sort_score[text], 100.0) >= floor}
     if len(pending) > 8:
         _batch(normalized, pending, fuzz.token_set_ratio)
     else:
@@ -306,11 +366,17 @@ def _best_phrase(normalized: str, texts: list[str], first: int, sort_score: dict
     set_score.update(pending)
     best = (floor, sort_score[lead], -(first + leader))
     for offset, text in enumerate(texts):
-        if (sort_score[text] + 100.0) / 2.0 >= floor:  # the others cannot beat the leader
-            candidate = ((sort_score[text] + set_score[text]) / 2.0, sort_score[text], -(first + offset))
+        if _phrase_similarity(sort_score[text], 100.0) >= floor:  # the others cannot beat the leader
+            candidate = (_phrase_similarity(sort_score[text], set_score[text]), sort_score[text], -(first + offset))
             if candidate > best:
                 best = candidate
     return best[0], -best[2]
+
+
+def _phrase_similarity(sort_ratio: float, set_ratio: float) -> float:
+    """How close a phrasing is to the question: token-sort rewards the same words overall,
+    token-set a phrasing whose words the question contains."""
+    return SORT_SHARE * sort_ratio + (1 - SORT_SHARE) * set_ratio
 
 
 def _batch(query: str, scores: dict[str, float], scorer: Any) -> None:

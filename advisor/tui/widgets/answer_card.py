@@ -10,7 +10,7 @@ from textual.widgets.option_list import Option
 
 from advisor.i18n import t
 from advisor.textnorm import strip_terminal_escapes as clean
-from advisor.reply import Article
+from advisor.reply import Article, short_answer
 from advisor.tui.markdown_source import markdown_source
 from advisor.tui.messages import EntryOpenRequested, TopicChosen
 from advisor.tui.widgets.choice_list import ChoiceList
@@ -57,7 +57,7 @@ class AnswerCard(Vertical):
                 yield Button(t("tui_open_full", self.lang), compact=True, classes="answer-open")
         if answer.wanted_lang:
             yield Static(t("language_fallback", self.lang, wanted=answer.wanted_lang, shown=answer.lang), classes="answer-notice", markup=False)
-        yield Markdown(clean(answer.body).strip(), open_links=False, classes="answer-body")
+        yield Markdown(clean(short_answer(answer)).strip(), open_links=False, classes="answer-body")
         if answer.sources:
             yield Static(t("sources", self.lang) + ":", classes="answer-sources-label", markup=False)
             yield Markdown(self._sources(), open_links=False, classes="answer-sources")

@@ -1,0 +1,61 @@
+"""Spotting the error lines an entry lists inside a question or a pasted log line.
+
+Entries list the literal errors users paste (`errors:` in front matter). Logs word the same error
+with other prefixes, counts and ids ("could not load NVML library" for "Failed to initialize NVML:
+could not load NVML library"), so a listed line counts as quoted when one run of its meaningful
+words, weighed by their rarity, makes up most of it and holds one of its telling words.
+"""
+
+from __future__ import annotations
+
+from advisor.search.index import MIN_ERROR_WORDS, SearchIndex
+
+# The share of a listed line's rarity one run of its words must make up...
+QUOTED_SHARE = 0.5
+# ...holding one of the line's telling words (nearly as rare as its rarest): "nvidia.com/gpu"
+# alone quotes no error that merely ends with it.
+TELLING_SHARE = 0.75
+
+
+def quoted_errors(index: SearchIndex, words: list[str]) -> dict[int, int]:
+    """Topics whose listed error lines the question quotes: topic -> words quoted of the best one.
+
+    Matched on meaningful words in order, so counts, pod names and punctuation around a pasted
+    line ("0/3 nodes are available: 3 Insufficient nvidia.com/gpu") do not matter, and a line
+    counts as quoted when most of it is, in one run: logs word the same error with another prefix
+    ("could not load NVML library" for "Failed to initialize NVML: could not load NVML library").
+    """
+    found: dict[int, int] = {}
+    table = index.error_lines
+    if not table:
+        return found
+    seen: set[tuple[tuple[str, ...], int]] = set()
+    for word in dict.fromkeys(words):
+        for line, topic in table.get(word, ()):
+            if (line, topic) in seen:
+                continue
+            seen.add((line, topic))
+            run = longest_run(words, line)
+            if len(run) < MIN_ERROR_WORDS or len(run) <= found.get(topic, 0):
+                continue
+            rarity = {word: index.idf(word) for word in line}
+            share = sum(rarity[word] for word in set(run)) / sum(rarity.values())
+            telling = max(rarity[word] for word in run) >= TELLING_SHARE * max(rarity.values())
+            if share >= QUOTED_SHARE and telling:
+                found[topic] = len(run)
+    return found
+
+
+def longest_run(words: list[str], line: tuple[str, ...]) -> tuple[str, ...]:
+    """The longest run of consecutive words that `words` and `line` share."""
+    best, end = 0, 0
+    previous = [0] * (len(line) + 1)
+    for word in words:
+        current = [0] * (len(line) + 1)
+        for position, other in enumerate(line, start=1):
+            if word == other:
+                current[position] = previous[position - 1] + 1
+                if current[position] > best:
+                    best, end = current[position], position
+        previous = current
+    return line[end - best : end]

@@ -14,7 +14,8 @@ from collections import namedtuple
 from typing import TYPE_CHECKING, Any
 
 from advisor.search.index import EntryMeta, SearchIndex
-from advisor.search.rank import ANSWER_CONFIDENCE, Outcome, detect_language, search
+from advisor.search.confidence import ANSWER_CONFIDENCE
+from advisor.search.rank import Outcome, detect_language, search
 
 if TYPE_CHECKING:
     from advisor.catalogue.replies import ProviderAnswer
@@ -122,7 +123,10 @@ def answer_paste(index: SearchIndex, text: str, lang: str | None = None, *, defa
         from advisor.search.rank import MAX_QUERY_CHARS
 
         return answer(index, " ".join(text[: 2 * MAX_QUERY_CHARS].split()), lang, default_lang=default_lang)
-    reply = answer(index, match.line, lang, default_lang=default_lang, topic=index.topics[match.topic])
+    reply = answer(index, match.line, lang, default_lang=default_lang)
+    if reply.kind != KNOWLEDGE or reply.article is None or reply.article.id not in reply.outcome.quoted:
+        # Several entries may list the line; the ranking chose among them, unless it chose none.
+        reply = answer(index, match.line, lang, default_lang=default_lang, topic=index.topics[match.topic])
     return reply._replace(log_line=match)
 
 

@@ -15,6 +15,7 @@ from rapidfuzz import fuzz, process
 
 import advisor.search.rank as engine
 from advisor.search import storage
+from advisor.search.phrases import phrase_similarity
 from advisor.library import open_index
 from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, SearchIndex, decode_posting
 from advisor.paths import bundled_knowledge_dir
@@ -42,7 +43,7 @@ def _exhaustive_hits(index: SearchIndex, normalized: str, candidates: list[int],
         set_scores = {position: score for _, score, position in process.extract(normalized, strings, scorer=fuzz.token_set_ratio, limit=None)}
         for _, sort_score, position in sort_scores:  # best score first, then first written
             topic, phrase = choices[position]
-            score = engine._phrase_similarity(sort_score, set_scores[position])
+            score = phrase_similarity(sort_score, set_scores[position])
             if score > best.get(topic, (-1.0, -1))[0]:
                 best[topic] = (score, phrase)
     hits = []

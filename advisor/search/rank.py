@@ -11,7 +11,6 @@ token by token against the index vocabulary before scoring.
 from __future__ import annotations
 
 import heapq
-import math
 from bisect import bisect_left, insort
 from collections import namedtuple
 from itertools import chain
@@ -19,20 +18,16 @@ from itertools import chain
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
+from advisor.search.confidence import ANSWER_CONFIDENCE, Signals, answer_confidence
 from advisor.search.errors import quoted_errors
 from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, WEIGHT_BITS, SearchIndex, decode_posting
+from advisor.search.phrases import batch, best_phrase, phrase_similarity
 from advisor.textnorm import has_vietnamese_letters, is_vietnamese_syllable
-
-from typing import Any
 
 MAX_QUERY_CHARS = 2000
 # Ranking parameters, tuned on the development questions (tests/eval/real-dev.jsonl and dev.jsonl)
 # with `python -m tests.eval.report --set real-dev --misses`; never on real-test.
 AMBIGUITY_MARGIN = 2.0
-# The answer decision: weights of `answer_confidence`'s features (fitted by tests/eval/calibrate.py)
-# and the confidence below which "did you mean" choices are offered instead of an answer.
-CONFIDENCE_WEIGHTS = (0.907, 0.794, 1.17, 0.718, 0.937, -0.57, -0.862, -0.88)
-ANSWER_CONFIDENCE = 60.0
 LEXICAL_SHARE = 0.6
 EVIDENCE_FLOOR = 5.5
 EVIDENCE_BASE = 0.5
@@ -40,7 +35,9 @@ EVIDENCE_SLOPE = 0.04
 EVIDENCE_CAP = 0.85
 UNKNOWN_TOKEN_SHARE = 0.55
 BIGRAM_SHARE = 0.2
-SORT_SHARE = 0.7
+# Vietnamese words are mostly pairs of syllables: a syllable that pairs with none of its
+# neighbours the way the knowledge does counts for this much.
+LONE_SYLLABLE_SHARE = 0.5
 # A question that quotes an error line an entry lists scores at least this, plus a point a word.
 ERROR_SCORE = 80.0
 ERROR_WORDS_CAP = 12
@@ -64,11 +61,12 @@ class Hit(namedtuple("Hit", ("topic", "entry", "score", "lexical", "fuzzy", "evi
     __slots__ = ()
 
 
-class Outcome(namedtuple("Outcome", ("query", "normalized", "lang", "answered", "hits", "truncated", "corrections", "confidence", "quoted"), defaults=(False, (), 0.0, ()))):
+class Outcome(namedtuple("Outcome", ("query", "normalized", "lang", "answered", "hits", "truncated", "corrections", "confidence", "quoted", "signals"), defaults=(False, (), 0.0, (), None))):
     """The result of `search()`: the `query` and its `normalized` tokens, the answer `lang`
     (None when undetected), whether it is `answered`, the ranked `hits`, whether the query was
     `truncated`, the typo `corrections` made ((typed, repaired) pairs), the `confidence` (0-100)
-    that the best hit is the right answer, and the topics whose error lines the query `quoted`."""
+    that the best hit is the right answer and the `signals` it was judged on, and the topics
+    whose error lines the query `quoted`."""
 
     __slots__ = ()
 
@@ -172,7 +170,10 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
             continue
         seen.add(word)
         if word in index.postings:
-            resolved.append((word, 1.0 if word in typed_set else TYPO_CONFIDENCE))
+            confidence = 1.0 if word in typed_set else TYPO_CONFIDENCE
+            if answer_lang == "vi" and is_vietnamese_syllable(word) and not _in_bigram(index, word, repaired):
+                confidence *= LONE_SYLLABLE_SHARE  # "thống" alone is not "băng thông"
+            resolved.append((word, confidence))
         else:
             unknown_mass += index.unknown_idf * UNKNOWN_TOKEN_SHARE
     normalized = " ".join(repaired)
@@ -220,29 +221,22 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     hits = _home_first(index, hits)
     known = sum(1 for token, _ in resolved if "_" not in token)
     unknown_share = 1.0 - known / max(known + round(unknown_mass / (index.unknown_idf * UNKNOWN_TOKEN_SHARE)), 1)
-    best_topic = index.topic_of(hits[0].topic)
-    confidence = answer_confidence(hits, best_topic in quoted, unknown_share)
+    best = hits[0]
+    signals = Signals(
+        score=best.score,
+        lead=best.score - (hits[1].score if len(hits) > 1 else 0.0),
+        lexical=best.lexical,
+        fuzzy=best.fuzzy,
+        evidence=best.evidence,
+        quoted=index.topic_of(best.topic) in quoted,
+        unknown_share=unknown_share,
+        plain_vietnamese=answer_lang == "vi" and all(is_vietnamese_syllable(word) for word in typed),
+    )
+    confidence = answer_confidence(signals)
     # Never a tie, whatever the confidence: "gpu" alone names no one topic.
     answered = confidence >= ANSWER_CONFIDENCE and (len(hits) < 2 or hits[0].score > hits[1].score)
     names = tuple(index.topics[topic] for topic in quoted)
-    return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections), confidence, names)
-
-
-def answer_confidence(hits: list[Hit], quoted: bool, unknown_share: float) -> float:
-    """How likely (0-100) the best hit is the entry that answers the question.
-
-    A logistic model of the ranking's own numbers, fitted on the labelled development
-    questions (`python -m tests.eval.calibrate`): the best score and its lead, how much of the
-    question the entry explains and how closely one of its phrasings matches, the bulk of
-    rare terms it shares, whether the question quotes one of its error lines, and how much of
-    the question no entry knows. Measured on those questions, answers shown at confidence X are
-    right about X% of the time (the README's reliability table).
-    """
-    best = hits[0]
-    lead = best.score - (hits[1].score if len(hits) > 1 else 0.0)
-    features = (best.score / 100, lead / 100, best.lexical, best.fuzzy / 100, min(best.evidence, 15.0) / 15, float(quoted), unknown_share, 1.0)
-    logit = sum(weight * value for weight, value in zip(CONFIDENCE_WEIGHTS, features))
-    return round(100.0 / (1.0 + math.exp(-logit)), 1)
+    return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections), confidence, names, signals)
 
 
 def _rescore_common(index: SearchIndex, scores: dict[int, float], common: list[tuple[str, float, float]]) -> None:
@@ -300,6 +294,17 @@ def _error_floor(quoted: dict[int, int], topic: int) -> float:
     return ERROR_SCORE + min(quoted[topic], ERROR_WORDS_CAP) if topic in quoted else 0.0
 
 
+def _in_bigram(index: SearchIndex, word: str, words: list[str]) -> bool:
+    """Whether `word` forms an indexed pair with a neighbour in `words`."""
+    for position, other in enumerate(words):
+        if other == word:
+            before = words[position - 1] if position else ""
+            after = words[position + 1] if position + 1 < len(words) else ""
+            if f"{before}_{word}" in index.postings or f"{word}_{after}" in index.postings:
+                return True
+    return False
+
+
 def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], scores: dict[int, float], total: float, lang: str | None, keep: int, quoted: dict[int, int]) -> list[Hit]:
     """The `keep` best candidates as hits, best first, with their fuzzy phrase scores.
 
@@ -319,10 +324,10 @@ def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], score
         begin, end = starts[topic : topic + 2]
         texts[topic] = index.sorted_phrases.span(begin, end) if normalized else []
     sort_score = dict.fromkeys(chain.from_iterable(texts.values()), 0.0)
-    _batch(" ".join(sorted(normalized.split())), sort_score, fuzz.ratio)
+    batch(" ".join(sorted(normalized.split())), sort_score, fuzz.ratio)
     ceiling: dict[int, float] = {}
     for topic in candidates:
-        reachable = _phrase_similarity(max(map(sort_score.__getitem__, texts[topic])), 100.0) if texts[topic] else 0.0
+        reachable = phrase_similarity(max(map(sort_score.__getitem__, texts[topic])), 100.0) if texts[topic] else 0.0
         ceiling[topic] = round(max(combined_score(lexical[topic], reachable, scores[topic]), _error_floor(quoted, topic)), 1)
 
     set_score: dict[str, float] = {}
@@ -331,7 +336,7 @@ def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], score
     for topic in sorted(candidates, key=ceiling.__getitem__, reverse=True):
         if len(top) >= keep and ceiling[topic] < top[0]:
             break
-        fuzzy_score, phrase = _best_phrase(normalized, texts[topic], starts[topic], sort_score, set_score)
+        fuzzy_score, phrase = best_phrase(normalized, texts[topic], starts[topic], sort_score, set_score)
         score = max(combined_score(lexical[topic], fuzzy_score, scores[topic]), _error_floor(quoted, topic))
         entry = _entry_for(index, topic, lang)
         matched = index.phrase_text[phrase] if phrase >= 0 else ""
@@ -342,49 +347,6 @@ def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], score
         del top[:-keep]
     hits.sort(key=lambda hit: (-hit.score, hit.topic))
     return hits[:keep]
-
-
-def _best_phrase(normalized: str, texts: list[str], first: int, sort_score: dict[str, float], set_score: dict[str, float]) -> tuple[float, int]:
-    """(fuzzy score, phrase number) of a topic's best phrase; (0.0, -1) when it has none.
-
-    The best has the highest mean of the two ratios, then the highest token-sort ratio, then
-    comes first. `set_score` caches token-set ratios across topics.
-    """
-    if not texts:
-        return 0.0, -1
-    leader = max(range(len(texts)), key=lambda i: sort_score[texts[i]])
-    lead = texts[leader]
-    if lead not in set_score:
-        set_score[lead] = fuzz.token_set_ratio(normalized, lead)
-    floor = _phrase_similarity(sort_score[lead], set_score[lead])
-    pending = {text: 0.0 for text in texts if text not in set_score and _phrase_similarity(sort_score[text], 100.0) >= floor}
-    if len(pending) > 8:
-        _batch(normalized, pending, fuzz.token_set_ratio)
-    else:
-        for text in pending:
-            pending[text] = fuzz.token_set_ratio(normalized, text)
-    set_score.update(pending)
-    best = (floor, sort_score[lead], -(first + leader))
-    for offset, text in enumerate(texts):
-        if _phrase_similarity(sort_score[text], 100.0) >= floor:  # the others cannot beat the leader
-            candidate = (_phrase_similarity(sort_score[text], set_score[text]), sort_score[text], -(first + offset))
-            if candidate > best:
-                best = candidate
-    return best[0], -best[2]
-
-
-def _phrase_similarity(sort_ratio: float, set_ratio: float) -> float:
-    """How close a phrasing is to the question: token-sort rewards the same words overall,
-    token-set a phrasing whose words the question contains."""
-    return SORT_SHARE * sort_ratio + (1 - SORT_SHARE) * set_ratio
-
-
-def _batch(query: str, scores: dict[str, float], scorer: Any) -> None:
-    """Fill `scores` (choice -> 0.0) with `scorer(query, choice)`, in one rapidfuzz call."""
-    if scores:
-        strings = list(scores)
-        for _, score, position in process.extract(query, strings, scorer=scorer, limit=None):
-            scores[strings[position]] = score
 
 
 def _entry_for(index: SearchIndex, topic: int, lang: str | None) -> int:

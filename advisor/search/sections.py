@@ -2,11 +2,15 @@
 
 A question about "pods stuck Pending with Insufficient nvidia.com/gpu" should open on the section
 about that message, not on the entry's first section. Sections are scored on the question's
-meaningful words by their rarity, a word in the heading counting double, so the one that speaks
-of what was asked comes first; when none shares a word with the question, the first one leads.
+meaningful words by their rarity in the knowledge and within the entry (a word every section of
+the entry uses tells them apart no better than its title does), a word in the heading counting
+double, so the one that speaks of what was asked comes first; when none shares a word with the
+question, the first one leads.
 """
 
 from __future__ import annotations
+
+import math
 
 from advisor.knowledge.body import sections
 from advisor.search.analysis import bigrams
@@ -18,17 +22,20 @@ HEADING_WEIGHT = 2.0
 def rank_sections(index: SearchIndex, body: str, words: list[str]) -> list[tuple[float, str, str]]:
     """(score, heading, text) of every section of `body`, best first (ties keep their order)."""
     wanted = set(words) | set(bigrams(words))
+    parts = sections(body)
+    analysed: list[tuple[set[str], set[str]]] = []
+    for heading, text in parts:
+        heading_words = index.analyzer.content(heading)
+        text_words = index.analyzer.content(text)
+        analysed.append((set(heading_words) | set(bigrams(heading_words)), set(text_words) | set(bigrams(text_words))))
+    spread = {token: sum(1 for in_heading, in_text in analysed if token in in_heading or token in in_text) for token in wanted}
     scored: list[tuple[float, int, str, str]] = []
-    for number, (heading, text) in enumerate(sections(body)):
-        in_heading = set(index.analyzer.content(heading))
-        in_text = set(index.analyzer.content(text))
-        in_heading |= set(bigrams(index.analyzer.content(heading)))
+    for number, ((heading, text), (in_heading, in_text)) in enumerate(zip(parts, analysed)):
         score = 0.0
         for token in wanted:
-            if token in in_heading:
-                score += HEADING_WEIGHT * index.idf(token)
-            elif token in in_text:
-                score += index.idf(token)
+            if token in in_heading or token in in_text:
+                local = math.log(1 + len(parts) / spread[token])
+                score += index.idf(token) * local * (HEADING_WEIGHT if token in in_heading else 1.0)
         scored.append((score, number, heading, text))
     scored.sort(key=lambda item: (-item[0], item[1]))
     return [(score, heading, text) for score, _, heading, text in scored]

@@ -1,0 +1,44 @@
+"""How sure the engine is that its best entry answers the question.
+
+A logistic model of the ranking's own numbers, fitted on the labelled development questions
+(`python -m tests.eval.calibrate`), never on real-test. Measured on those questions, answers
+shown at confidence X are right about X% of the time (the README's reliability table).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+
+# Weights of `Signals.features()` in order, the last one the intercept.
+CONFIDENCE_WEIGHTS = (1.062, 0.705, 1.253, 0.802, 1.097, -0.058, -0.913, -0.388, -0.936)
+# Below this, "did you mean" choices are offered instead of an answer.
+ANSWER_CONFIDENCE = 65.0
+EVIDENCE_SCALE = 15.0
+
+
+# A namedtuple, not a dataclass: the `ask` hot path never imports dataclasses (see `advisor.problems`).
+class Signals(namedtuple("Signals", ("score", "lead", "lexical", "fuzzy", "evidence", "quoted", "unknown_share", "plain_vietnamese"))):
+    """What the ranking saw for its best entry.
+
+    `score` (0-100) and its `lead` over the runner-up, how much of the question the entry
+    explains (`lexical`, 0-1) and how closely one of its phrasings matches (`fuzzy`, 0-100), the
+    bulk of rare terms it shares (`evidence`), whether the question `quoted` one of its error
+    lines, how much of the question no entry knows (`unknown_share`), and whether it is
+    Vietnamese without a single technical term (`plain_vietnamese`: small talk is, questions
+    about GPUs almost never are).
+    """
+
+    __slots__ = ()
+
+    def features(self) -> tuple[float, ...]:
+        """The model's inputs, each scaled to about 0-1, and the constant 1 for the intercept."""
+        score, lead, lexical, fuzzy, evidence, quoted, unknown_share, plain_vietnamese = self
+        return (score / 100, lead / 100, lexical, fuzzy / 100, min(evidence, EVIDENCE_SCALE) / EVIDENCE_SCALE,
+                float(quoted), unknown_share, float(plain_vietnamese), 1.0)
+
+
+def answer_confidence(signals: Signals, weights: tuple[float, ...] = CONFIDENCE_WEIGHTS) -> float:
+    """How likely (0-100) the best entry is the one that answers the question."""
+    logit = sum(weight * value for weight, value in zip(weights, signals.features()))
+    return round(100.0 / (1.0 + math.exp(-logit)), 1)

@@ -1,0 +1,145 @@
+"""`advisor.reply`: what answers a question, which section leads, pasted logs, provider routing."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.library import open_index
+from advisor.paths import bundled_knowledge_dir
+from advisor.reply import CATALOGUE, KNOWLEDGE, NONE, answer, answer_paste, short_answer
+from advisor.search.errors import quoted_errors
+from advisor.search.index import SearchIndex
+from advisor.search.logs import scan_log
+from advisor.textnorm import is_vietnamese_syllable
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    return open_index(bundled_knowledge_dir(), use_cache=False)
+
+
+@pytest.mark.parametrize(
+    ("question", "entry", "heading_word"),
+    [
+        ("pods stuck pending insufficient nvidia.com/gpu untolerated taint", "pods-pending-gpu", "taint"),
+        ("how do I make the device plugin pick up my edited time-slicing ConfigMap", "time-slicing-setup", ""),
+        ("dcgm exporter servicemonitor prometheus not scraping", "dcgm-exporter-setup", ""),
+    ],
+)
+def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:
+    reply = answer(index, question)
+    assert reply.kind == KNOWLEDGE and reply.article is not None and reply.article.id == entry
+    section = reply.article.section
+    assert section is not None and section.anchor
+    assert heading_word.lower() in section.heading.lower()
+    text = short_answer(reply.article)
+    assert section.text in text and len(text) < len(reply.article.body)
+
+
+@pytest.mark.parametrize(
+    ("heading", "anchor_text"),
+    [("Install with Helm", "install-with-helm"), ("Pods Pending: \"Insufficient nvidia.com/gpu\"", "pods-pending-insufficient-nvidiacomgpu"), ("MIG 1g.10gb vs 2g.20gb", "mig-1g10gb-vs-2g20gb")],
+)
+def test_section_anchors_follow_the_markdown_rule(heading: str, anchor_text: str) -> None:
+    from advisor.knowledge.body import anchor
+
+    assert anchor(heading) == anchor_text
+
+
+def test_the_short_answer_is_the_opening_and_one_section(index: SearchIndex) -> None:
+    reply = answer(index, "what is MIG?")
+    assert reply.article is not None
+    text = short_answer(reply.article)
+    assert text.count("\n## ") == 1
+    assert text.startswith(reply.article.summary[:40])
+
+
+@pytest.mark.parametrize(
+    ("line", "entry"),
+    [
+        ("Warning  FailedScheduling  default-scheduler  0/5 nodes are available: 5 Insufficient nvidia.com/gpu.", "pods-pending-gpu"),
+        ("E1203 08:30:00.000 1 main.go:123] could not load NVML library: libnvidia-ml.so.1: cannot open shared object file", "nvml-errors"),
+        ("I1203 08:30:00 main.go:45] No devices found. Waiting indefinitely.", "pods-pending-gpu"),
+        ("CUDA error: CUDA driver version is insufficient for CUDA runtime version", "driver-cuda-compat"),
+    ],
+)
+def test_a_pasted_log_is_answered_from_its_error_line(index: SearchIndex, line: str, entry: str) -> None:
+    log = "\n".join(
+        [f"2026-12-03T08:00:{n:02d}Z I1203 kubelet.go:{n}] SyncLoop (PLEG): event for pod ml/trainer-{n}" for n in range(40)]
+        + [line]
+        + [f"2026-12-03T08:01:{n:02d}Z I1203 kubelet.go:{n}] probe succeeded" for n in range(40)]
+    )
+    reply = answer_paste(index, log)
+    assert reply.log_line is not None and reply.log_line.number == 41
+    assert reply.article is not None and reply.article.id == entry
+
+
+def test_timestamps_ids_and_counts_do_not_matter(index: SearchIndex) -> None:
+    plain = quoted_errors(index, index.analyzer.content("0/3 nodes are available: 3 Insufficient nvidia.com/gpu"))
+    noisy = quoted_errors(index, index.analyzer.content("2024-05-01T10:00:00Z pod/x-7f9c 0/12 nodes are available: 12 Insufficient nvidia.com/gpu."))
+    assert plain and plain == noisy
+
+
+def test_a_resource_name_alone_quotes_no_error(index: SearchIndex) -> None:
+    assert quoted_errors(index, index.analyzer.content("how do I request nvidia.com/gpu in a pod")) == {}
+
+
+def test_a_log_without_known_errors_is_asked_as_a_question(index: SearchIndex) -> None:
+    reply = answer_paste(index, "line one about nothing\nline two about the weather")
+    assert reply.log_line is None and reply.kind == NONE
+    assert scan_log(index, "no errors\nat all\n") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "entry", "catalogue"),
+    [
+        ("does GKE support MIG", CATALOGUE, "provider:gke", "provider:gke"),
+        ("nên dùng EKS hay tự dựng", KNOWLEDGE, "managed-vs-self-run", "provider:eks"),
+        ("install gpu operator on eks", KNOWLEDGE, None, "provider:eks"),
+        ("runpod vs lambda", CATALOGUE, "provider:runpod+lambda", "provider:runpod+lambda"),
+        ("compare lambda and coreweave", CATALOGUE, "provider:lambda+coreweave", "provider:lambda+coreweave"),
+    ],
+)
+def test_a_provider_name_does_not_override_what_is_asked(index: SearchIndex, question: str, kind: str, entry: str | None, catalogue: str) -> None:
+    reply = answer(index, question)
+    assert reply.kind == kind
+    assert reply.catalogue is not None and reply.catalogue.id == catalogue
+    if entry is not None:
+        assert reply.article is not None and reply.article.id == entry
+
+
+def test_two_providers_are_compared_side_by_side(index: SearchIndex) -> None:
+    reply = answer(index, "runpod vs lambda")
+    assert reply.catalogue is not None
+    table = [line for line in reply.catalogue.answer.splitlines() if line.startswith("|")]
+    assert "Runpod" in table[0] and "Lambda" in table[0] and len(table) > 5
+
+
+def test_a_vietnamese_catalogue_answer_has_no_english_values(index: SearchIndex) -> None:
+    reply = answer(index, "EKS báo trước spot bao lâu")
+    assert reply.catalogue is not None and reply.catalogue.lang == "vi"
+    assert "minutes" not in reply.catalogue.answer and "2 phút" in reply.catalogue.answer
+
+
+@pytest.mark.parametrize("question", ["thủ đô của pháp là gì", "thu do cua phap la gi", "ai là tổng thống mỹ", "hôm nay thời tiết thế nào", "what is the capital of france"])
+def test_small_talk_is_not_repaired_into_a_gpu_question(index: SearchIndex, question: str) -> None:
+    reply = answer(index, question)
+    assert reply.kind == NONE
+    assert not any(fixed in ("phan", "tuong") for _, fixed in reply.outcome.corrections)
+
+
+@pytest.mark.parametrize(("word", "syllable"), [("phap", True), ("tong", True), ("nghieng", True), ("pod", False), ("gpu", False), ("node", False), ("mig", False)])
+def test_vietnamese_syllables(word: str, syllable: bool) -> None:
+    assert is_vietnamese_syllable(word) is syllable
+
+
+def test_no_confident_answer_offers_choices_without_scores(index: SearchIndex) -> None:
+    reply = answer(index, "k8s")
+    if reply.kind == NONE:
+        assert reply.suggestions and all(len(pair) == 2 for pair in reply.suggestions)
+    assert reply.outcome.confidence <= 100.0
+
+
+def test_a_tie_inside_one_topic_goes_to_its_home_entry(index: SearchIndex) -> None:
+    reply = answer(index, "mig la gi")
+    assert reply.article is not None and reply.article.id == "mig"

@@ -95,6 +95,34 @@ def _looks_like_question(argv: Sequence[str]) -> bool:
     return bool(argv) and argv[0] not in COMMANDS and not argv[0].startswith("-")
 
 
+def mistyped_command(argv: Sequence[str]) -> str | None:
+    """The command `argv` most likely meant when its first word is a command misspelt
+    ("recomend"): one letter off for short names, two for long ones, and followed by an option or
+    nothing, since a word followed by more words is a question ("advisor chek my driver")."""
+    if not argv or not argv[0].isalpha() or argv[0] in COMMANDS:
+        return None
+    if len(argv) > 1 and not argv[1].startswith("-"):
+        return None
+    word = argv[0].lower()
+    for command in COMMANDS:
+        if _distance(word, command) <= (1 if len(command) <= 5 else 2):
+            return command
+    return None
+
+
+def _distance(a: str, b: str) -> int:
+    """Edit distance counting a swap of neighbouring letters as one edit."""
+    rows = [list(range(len(b) + 1))]
+    for i, x in enumerate(a, start=1):
+        row = [i] + [0] * len(b)
+        for j, y in enumerate(b, start=1):
+            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     for stream in (sys.stdout, sys.stderr):
@@ -102,6 +130,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="replace")  # type: ignore[union-attr]
         except (AttributeError, ValueError):
             pass
+    if argv[:1] == ["help"]:  # `advisor help`, `advisor help ask`
+        argv = [*argv[1:2], "--help"]
+    meant = mistyped_command(argv)
+    if meant is not None:
+        print(f"advisor: error: unknown command '{argv[0]}'; did you mean: {meant}", file=sys.stderr)
+        return 2
     if _looks_like_question(argv):  # `advisor "mig la gi"` is a question
         argv = ["ask", *argv]
     parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)

@@ -224,9 +224,12 @@ def run_show(args: argparse.Namespace) -> int:
 
     index = _index(args)
     lang = args.lang or default_language()
-    found = index.entry_index(args.id, lang)
+    wanted = args.id.strip().lower()
+    found = index.entry_index(wanted, lang)
     if found is None:
-        raise UsageError(t("unknown_id", lang, id=args.id))
+        nearest = _nearest_ids(index, wanted)
+        hint = t("did_you_mean_ids", lang, ids=", ".join(nearest)) if nearest else t("unknown_id_list", lang)
+        raise UsageError(t("unknown_id", lang, id=args.id) + "; " + hint)
     if args.json:
         print(_dumps(hit_record(index, found, None)))
         return 0
@@ -236,6 +239,14 @@ def run_show(args: argparse.Namespace) -> int:
     out += _article_footer(article, lang, style)
     page("\n".join(out))
     return 0
+
+
+def _nearest_ids(index: SearchIndex, wanted: str, limit: int = 3) -> list[str]:
+    """Entry ids spelt most like `wanted` ("time-slice" -> time-slicing, time-slicing-setup)."""
+    from rapidfuzz import fuzz, process
+
+    found = process.extract(wanted[:200], index.topics, scorer=fuzz.WRatio, score_cutoff=70, limit=limit)
+    return [str(choice) for choice, _, _ in found]
 
 
 def run_list(args: argparse.Namespace) -> int:

@@ -94,7 +94,7 @@ def test_json_has_exactly_the_documented_shape(persona: Recommendation) -> None:
 def test_vietnamese_export_is_in_vietnamese(persona: Recommendation) -> None:
     data = record(persona, "vi")
     assert data["answers"][0]["question"] == "Bạn sẽ chạy loại công việc GPU nào?"
-    assert data["recommendation"]["deployment_label"] == "Kubernetes được quản lý với nhóm node GPU"
+    assert data["recommendation"]["deployment_label"] == "Kubernetes được quản lý với node pool GPU"
     assert "## Khuyến nghị" in render(persona, "md", "vi")
 
 

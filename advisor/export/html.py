@@ -99,8 +99,8 @@ def render_html(view: RecommendationView) -> str:
     if view.kb:
         body.append(f'<section><h2>{word("read_more")}</h2><ul>')
         for kb_id, title in view.kb:
-            shown = f" {e(title)}:" if title else ""
-            body.append(f"<li><code>{e(kb_id)}</code>{shown} <code>advisor show {e(kb_id)}</code>, <code>knowledge/{e(view.lang)}/{e(kb_id)}.md</code></li>")
+            shown = f"{e(title)}: " if title else ""
+            body.append(f"<li>{shown}<code>advisor show {e(kb_id)}</code></li>")
         body.append("</ul></section>")
 
     body.append(f"<footer>{word('generated_by')}: <code>{e(view.tree_id)}</code></footer>")

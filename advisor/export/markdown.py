@@ -101,9 +101,8 @@ def render_markdown(view: RecommendationView) -> str:
     if view.kb:
         out += [f"## {md_text(word('read_more'))}", ""]
         for kb_id, title in view.kb:
-            shown = f" {md_text(title)}:" if title else ""
-            path = f"knowledge/{view.lang}/{kb_id}.md"
-            out.append(f"- {md_code(kb_id)}{shown} {md_code(f'advisor show {kb_id}')}, [{md_text(path)}]({path})")
+            shown = f"{md_text(title)}: " if title else ""
+            out.append(f"- {shown}{md_code(f'advisor show {kb_id}')}")
         out.append("")
 
     out += ["---", "", f"*{md_text(word('generated_by'))}: {md_code(view.tree_id)}*", ""]

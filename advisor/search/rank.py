@@ -28,6 +28,9 @@ MAX_QUERY_CHARS = 2000
 # Ranking parameters, tuned on the development questions (tests/eval/real-dev.jsonl and dev.jsonl)
 # with `python -m tests.eval.report --set real-dev --misses`; never on real-test.
 AMBIGUITY_MARGIN = 2.0
+# A question that names one term only ("what is MPS?") asks about its topic as a whole: the
+# topic's home entry leads unless another of its entries is this far ahead.
+LONE_TERM_MARGIN = 8.0
 LEXICAL_SHARE = 0.6
 EVIDENCE_FLOOR = 5.5
 EVIDENCE_BASE = 0.5
@@ -218,7 +221,7 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     candidates = heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
     candidates += [topic for topic in quoted if topic not in candidates and topic in scores]
     hits = _best_hits(index, normalized, candidates, scores, total, answer_lang, max(limit, SUGGESTIONS), quoted)
-    hits = _home_first(index, hits)
+    hits = _home_first(index, hits, AMBIGUITY_MARGIN if len(resolved) > 1 else LONE_TERM_MARGIN)
     known = sum(1 for token, _ in resolved if "_" not in token)
     unknown_share = 1.0 - known / max(known + round(unknown_mass / (index.unknown_idf * UNKNOWN_TOKEN_SHARE)), 1)
     best = hits[0]
@@ -272,13 +275,13 @@ def combined_score(lexical: float, fuzzy_score: float, evidence: float) -> float
     return 100.0 * max(phrased, bulk)
 
 
-def _home_first(index: SearchIndex, hits: list[Hit]) -> list[Hit]:
-    """When the best entries tie within one topic ("mig la gi": the MIG overview, its set-up and
-    its strategies all match "mig" alone), the question is about the topic as a whole: its home
-    entry leads, a hair ahead, and the entries of other topics keep their place."""
-    if len(hits) < 2 or hits[0].score - hits[1].score >= AMBIGUITY_MARGIN:
+def _home_first(index: SearchIndex, hits: list[Hit], margin: float) -> list[Hit]:
+    """When the best entries tie within `margin` inside one topic ("mig la gi": the MIG overview,
+    its set-up and its strategies all match "mig" alone), the question is about the topic as a
+    whole: its home entry leads, a hair ahead, and the entries of other topics keep their place."""
+    if len(hits) < 2 or hits[0].score - hits[1].score >= margin:
         return hits
-    tied = [hit for hit in hits if hits[0].score - hit.score < AMBIGUITY_MARGIN]
+    tied = [hit for hit in hits if hits[0].score - hit.score < margin]
     homes = {index.home_of(index.topic_of(hit.topic) or 0) for hit in tied}
     if len(homes) != 1:
         return hits

@@ -1,36 +1,69 @@
-"""Answer quality may not regress below these floors (figures in the README are the current ones;
-`python -m tests.eval.report` prints them per slice)."""
+"""Answer quality may not fall below what was measured (the README's table; `python -m
+tests.eval.report` prints it). The floors sit a question or two under the measured figures, so a
+change that makes the answers worse fails here, whichever set it shows on.
+
+Issue 11 asked for answered right >= 85 %, top-3 >= 95 %, confidently wrong <= 5 % and off-topic
+answered <= 2 % on `real-test` in each language. Those are not reached (the README says by how
+much), so these floors guard the levels reached rather than claim the target.
+"""
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import pytest
 
 from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
-from tests.eval.report import evaluate, load_questions
+from advisor.search.index import SearchIndex
+from tests.eval.report import Evaluation, evaluate, load_questions
 
-FLOORS = {
-    # set: (top-1 on topic, top-3 on topic, most off-topic answered)
-    "dev": (94.0, 98.0, 5.0),
-    "holdout": (90.0, 97.0, 10.0),
-    "fresh": (90.0, 97.0, 5.0),
+
+class Floor(NamedTuple):
+    right: float  # answered with an acceptable entry, share of on-topic questions, at least
+    top3: float  # an acceptable entry among the three best, at least
+    wrong: float  # answered with another entry, at most
+    off_topic: float  # off-topic questions answered, share of them, at most
+
+
+FLOORS: dict[tuple[str, str], Floor] = {
+    ("real-test", "en"): Floor(0.44, 0.80, 0.19, 0.19),
+    ("real-test", "vi"): Floor(0.59, 0.92, 0.19, 0.16),
+    ("real-dev", "en"): Floor(0.42, 0.87, 0.14, 0.23),
+    ("real-dev", "vi"): Floor(0.66, 0.91, 0.15, 0.16),
+    ("dev", "all"): Floor(0.83, 0.98, 0.14, 0.07),
+    ("holdout", "all"): Floor(0.83, 0.95, 0.14, 0.05),
+    ("fresh", "all"): Floor(0.79, 0.96, 0.16, 0.07),
 }
 
 
 @pytest.fixture(scope="module")
-def index():
+def index() -> SearchIndex:
     return open_index(bundled_knowledge_dir(), use_cache=False)
 
 
-@pytest.mark.parametrize("name", sorted(FLOORS))
-def test_quality_floor(index, name: str) -> None:
-    scores, _ = evaluate(index, load_questions(name))
-    top1, top3, off = FLOORS[name]
-    on_topic, off_topic = scores["all_on_topic"], scores["all_off_topic"]
-    assert on_topic.top1_rate >= top1
-    assert on_topic.top3_rate >= top3
-    assert 100 - off_topic.top1_rate <= off
-    assert scores["vi"].top1_rate - scores["vi_nodiac"].top1_rate <= 5.0
+@pytest.fixture(scope="module")
+def results(index: SearchIndex) -> dict[str, Evaluation]:
+    return {name: evaluate(index, load_questions(name)) for name in {name for name, _ in FLOORS}}
+
+
+@pytest.mark.parametrize(("name", "lang"), sorted(FLOORS))
+def test_quality_floor(results: dict[str, Evaluation], name: str, lang: str) -> None:
+    tally = results[name].groups["all" if lang == "all" else f"lang:{lang}"]
+    floor = FLOORS[name, lang]
+    measured = Floor(tally.right_rate, tally.top3_rate, tally.wrong_rate, tally.off_answered_rate)
+    assert measured.right >= floor.right, measured
+    assert measured.top3 >= floor.top3, measured
+    assert measured.wrong <= floor.wrong, measured
+    assert measured.off_topic <= floor.off_topic, measured
+
+
+@pytest.mark.parametrize("threshold", [65, 70, 75, 80, 85, 90])
+def test_the_confidence_shown_is_honest(results: dict[str, Evaluation], threshold: int) -> None:
+    """On real-dev, the answers shown with confidence >= X are right at least X % of the time."""
+    shown = [j for j in results["real-dev"].judged if j.answered and j.confidence is not None and j.confidence >= threshold]
+    assert len(shown) >= 10
+    assert sum(j.right for j in shown) / len(shown) >= threshold / 100
 
 
 def test_every_slice_and_id_is_represented() -> None:
@@ -41,8 +74,20 @@ def test_every_slice_and_id_is_represented() -> None:
     assert sum(q["expect"] is None for q in questions) >= 40
 
 
+def test_the_real_sets_are_real_and_large_enough() -> None:
+    """Issue 11's corpus: 400+ questions taken from public posts, each with its link (the Vietnamese
+    ones retyped as Vietnamese users type from such posts; only off-topic small talk has no link),
+    100+ Vietnamese, and off-topic ones."""
+    questions = load_questions("real-dev") + load_questions("real-test")
+    sourced = [q for q in questions if q["source"].startswith("https://")]
+    assert len(sourced) >= 400
+    assert all(q["expect"] is None for q in questions if q not in sourced)
+    assert sum(q["lang"] == "vi" for q in questions) >= 100
+    assert sum(q["expect"] is None for q in questions) >= 40
+
+
 @pytest.mark.parametrize(("slice_name", "lang"), [("en", "en"), ("vi", "vi"), ("vi_nodiac", "vi")])
-def test_answer_language_is_detected(index, slice_name: str, lang: str) -> None:
+def test_answer_language_is_detected(index: SearchIndex, slice_name: str, lang: str) -> None:
     from advisor.search.rank import detect_language
     from tests.eval.report import SETS
 

@@ -6,7 +6,7 @@ import pytest
 
 from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
-from advisor.reply import CATALOGUE, KNOWLEDGE, NONE, answer, answer_paste, short_answer
+from advisor.reply import CATALOGUE, CLOSE_MARGIN, KNOWLEDGE, NONE, answer, answer_paste, short_answer
 from advisor.search.errors import quoted_errors
 from advisor.search.index import SearchIndex
 from advisor.search.logs import scan_log
@@ -134,10 +134,21 @@ def test_vietnamese_syllables(word: str, syllable: bool) -> None:
 
 
 def test_no_confident_answer_offers_choices_without_scores(index: SearchIndex) -> None:
-    reply = answer(index, "k8s")
-    if reply.kind == NONE:
-        assert reply.suggestions and all(len(pair) == 2 for pair in reply.suggestions)
-    assert reply.outcome.confidence <= 100.0
+    """"gpu" alone ties many entries at the same score: choices, each an (id, title) pair, no score."""
+    reply = answer(index, "gpu")
+    assert reply.kind == NONE
+    assert len(reply.suggestions) == 3 and all(len(pair) == 2 for pair in reply.suggestions)
+    assert reply.outcome.confidence < 100.0
+
+
+def test_an_answer_names_the_entries_ranked_nearly_as_high(index: SearchIndex) -> None:
+    reply = answer(index, "vllm tren k8s moi lan restart lai load shard rat lau du model da nam tren pvc")
+    assert reply.kind == KNOWLEDGE
+    best = reply.outcome.hits[0].score
+    close = dict(reply.close)
+    assert close and reply.article is not None and reply.article.id not in close
+    assert all(best - hit.score <= CLOSE_MARGIN for hit in reply.outcome.hits if hit.topic in close)
+    assert all(hit.topic in close for hit in reply.outcome.hits[1:3] if best - hit.score <= CLOSE_MARGIN)
 
 
 def test_a_tie_inside_one_topic_goes_to_its_home_entry(index: SearchIndex) -> None:

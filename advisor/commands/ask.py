@@ -166,10 +166,13 @@ def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> N
             out.append(style.dim(t("language_fallback", lang, wanted=article.wanted_lang, shown=article.lang)))
         out += ["", style.markdown(short_answer(article))]
         out += ["", style.dim(t("read_all", lang, command=f"advisor show {article.id}"))]
-        others = reply.outcome.hits[1:top]
+        others = [(h.topic, index.meta(h.entry).title) for h in reply.outcome.hits[1:top]]
         if others:
             out += ["", style.bold(t("other_matches", lang) + ":")]
-            out += [f"  • {clean(index.meta(h.entry).title)} " + style.dim(f"(advisor show {h.topic})") for h in others]
+        elif reply.close:
+            others = list(reply.close)
+            out += ["", style.bold(t("also_close", lang) + ":")]
+        out += [f"  • {clean(title)} " + style.dim(f"(advisor show {entry_id})") for entry_id, title in others]
     if explain:
         out += ["", _explain_text(reply, style)]
     print("\n".join(matched + out))

@@ -12,6 +12,7 @@ good `also`), or null when nothing should answer. Measures:
 - answered right: answered, and with an acceptable entry;
 - top-3: an acceptable entry is among the three best-ranked entries;
 - confidently wrong: answered, with another entry (or from the provider catalogue);
+- of those, named beside: the acceptable entry is among the "also close" ones shown with it;
 - off-topic answered: a null question got an answer.
 """
 
@@ -44,6 +45,7 @@ class Tally:
     right: int = 0
     top3: int = 0
     wrong: int = 0
+    wrong_close: int = 0
     off_topic: int = 0
     off_answered: int = 0
 
@@ -76,6 +78,7 @@ class Judged:
     ranked: tuple[str, ...]
     right: bool
     in_top3: bool
+    close: bool
 
 
 @dataclass
@@ -100,7 +103,8 @@ def judge(index: SearchIndex, item: dict) -> Judged:
     predicted = reply.article.id if reply.article is not None else None
     confidence = reply.article.score if reply.article is not None else None
     right = reply.answered and reply.kind == KNOWLEDGE and predicted in acceptable
-    return Judged(item, predicted, reply.answered, confidence, ranked, right, bool(acceptable & set(ranked)))
+    close = bool(acceptable & {entry_id for entry_id, _ in reply.close})
+    return Judged(item, predicted, reply.answered, confidence, ranked, right, bool(acceptable & set(ranked)), close)
 
 
 def evaluate(index: SearchIndex, questions: list[dict]) -> Evaluation:
@@ -119,6 +123,7 @@ def evaluate(index: SearchIndex, questions: list[dict]) -> Evaluation:
                 tally.right += judged.right
                 tally.top3 += judged.in_top3
                 tally.wrong += judged.answered and not judged.right
+                tally.wrong_close += judged.answered and not judged.right and judged.close
     return result
 
 
@@ -135,15 +140,16 @@ def reliability(judged: list[Judged], bins: tuple[float, ...] = (50, 60, 70, 80,
 def print_set(name: str, result: Evaluation) -> None:
     slices = REAL_SLICES if name.startswith("real") else AUTHORED_SLICES
     print(f"\n{name}: {result.groups['all'].total} questions")
-    print(f"  {'slice':<12}{'n':>5}{'right':>8}{'top-3':>8}{'wrong':>8}{'off-topic answered':>20}")
+    print(f"  {'slice':<12}{'n':>5}{'right':>8}{'top-3':>8}{'wrong':>8}{'(named beside)':>16}{'off-topic answered':>20}")
     for key in (*slices, "lang:en", "lang:vi", "all"):
         tally = result.groups.get(key)
         if tally is None or not tally.total:
             continue
         if tally.on_topic:
-            line = f"  {key:<12}{tally.total:>5}{100 * tally.right_rate:>7.1f}%{100 * tally.top3_rate:>7.1f}%{100 * tally.wrong_rate:>7.1f}%"
+            beside = f"{tally.wrong_close} of {tally.wrong}"
+            line = f"  {key:<12}{tally.total:>5}{100 * tally.right_rate:>7.1f}%{100 * tally.top3_rate:>7.1f}%{100 * tally.wrong_rate:>7.1f}%{beside:>16}"
         else:
-            line = f"  {key:<12}{tally.total:>5}{'':>24}"
+            line = f"  {key:<12}{tally.total:>5}{'':>40}"
         if tally.off_topic:
             line += f"{100 * tally.off_answered_rate:>13.1f}% of {tally.off_topic}"
         print(line)

@@ -3,6 +3,7 @@
     python -m tests.eval.report                    # every set, per slice and language
     python -m tests.eval.report --set real-dev --misses          # what went wrong (tune on dev only)
     python -m tests.eval.report --set real-dev --reliability     # is the confidence honest?
+    python -m tests.eval.report --markdown         # the README's tables
 
 The real sets (`real-dev`, `real-test`) hold questions copied from public issue trackers and
 forums; `real-test` is reported, never tuned on. The older sets (`dev`, `holdout`, `fresh`) were
@@ -155,14 +156,52 @@ def print_set(name: str, result: Evaluation) -> None:
         print(line)
 
 
+SLICE_NAMES = {
+    "en": "English", "vi": "Vietnamese with diacritics", "vi_nodiac": "Vietnamese without diacritics",
+    "typo": "typos", "keyword": "keywords", "long": "long, quoting errors or logs", "issue": "issue titles",
+    "offtopic": "off-topic", "lang:en": "all English", "lang:vi": "all Vietnamese", "all": "**all**",
+}
+
+
+def markdown_table(results: dict[str, Evaluation]) -> str:
+    """One row per set and slice: the README's quality table."""
+    rows = ["| set | slice | questions | answered right | top-3 | confidently wrong (right one named beside) | off-topic answered |", "|---|---|---|---|---|---|---|"]
+    for name, result in results.items():
+        slices = REAL_SLICES if name.startswith("real") else ()
+        for key in (*slices, "lang:en", "lang:vi", "all"):
+            tally = result.groups.get(key)
+            if tally is None or not tally.total:
+                continue
+            cells = [f"{100 * tally.right_rate:.1f} %", f"{100 * tally.top3_rate:.1f} %", f"{100 * tally.wrong_rate:.1f} % ({tally.wrong_close} of {tally.wrong})"] if tally.on_topic else ["", "", ""]
+            off = f"{100 * tally.off_answered_rate:.1f} % of {tally.off_topic}" if tally.off_topic else ""
+            rows.append(f"| {name} | {SLICE_NAMES[key]} | {tally.total} | " + " | ".join(cells) + f" | {off} |")
+    return "\n".join(rows)
+
+
+def reliability_table(results: dict[str, Evaluation]) -> str:
+    """Confidence shown against share right, per real set: the README's reliability table."""
+    names = [name for name in results if name.startswith("real")]
+    rows = ["| confidence shown | " + " | ".join(f"{name}: answers, right" for name in names) + " |", "|---" * (len(names) + 1) + "|"]
+    spans = {name: {span: (count, share) for span, count, share in reliability(results[name].judged)} for name in names}
+    for span in dict.fromkeys(span for name in names for span in spans[name]):
+        cells = [f"{spans[name][span][0]}, {100 * spans[name][span][1]:.0f} %" if span in spans[name] else "" for name in names]
+        rows.append(f"| {span} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", action="append", choices=SETS, help="only these sets (default: all)")
     parser.add_argument("--misses", action="store_true", help="list every question not answered right")
     parser.add_argument("--reliability", action="store_true", help="confidence against share right")
     parser.add_argument("--kb", help="knowledge folder (default: the bundled one)")
+    parser.add_argument("--markdown", action="store_true", help="print the README's tables")
     args = parser.parse_args()
     index = open_index(args.kb or bundled_knowledge_dir(), use_cache=False)
+    if args.markdown:
+        results = {name: evaluate(index, load_questions(name)) for name in args.set or SETS}
+        print(markdown_table(results) + "\n\n" + reliability_table(results))
+        return
     for name in args.set or SETS:
         result = evaluate(index, load_questions(name))
         print_set(name, result)

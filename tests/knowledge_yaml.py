@@ -160,9 +160,9 @@ def child(node: yaml.Node, key: Any) -> tuple[yaml.Node, int]:
     return node, node.start_mark.line
 
 
-def walk(value: Any, node: yaml.Node, path: str, trail: tuple[Any, ...] = (), line: int | None = None) -> Iterator[Found | Missing]:
+def walk(value: Any, node: yaml.Node, path: str) -> Iterator[Found | Missing]:
     """What `path` reaches in `value` (whose YAML node is `node`), one result per match."""
-    yield from _walk(value, node, parse_path(path), trail, node.start_mark.line if line is None else line)
+    yield from _walk(value, node, parse_path(path), (), node.start_mark.line)
 
 
 def _walk(value: Any, node: yaml.Node, segments: list[tuple[str, bool]], trail: tuple[Any, ...], line: int) -> Iterator[Found | Missing]:
@@ -185,6 +185,7 @@ def _walk(value: Any, node: yaml.Node, segments: list[tuple[str, bool]], trail: 
 
 
 def dotted(trail: tuple[Any, ...]) -> str:
+    """A path for people: `spec.containers[0].resources`."""
     out = ""
     for part in trail:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))

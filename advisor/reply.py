@@ -281,7 +281,7 @@ def _reply_record(reply: Reply) -> dict[str, Any]:
 
 def hit_record(index: SearchIndex, entry: int, score: float | None, *, with_answer: bool = True) -> dict[str, Any]:
     meta = index.meta(entry)
-    record: dict[str, Any] = {"id": meta.id, "title": meta.title, "lang": meta.lang}
+    record: dict[str, Any] = {"id": meta.id, "title": meta.title, "lang": meta.lang, "topic": meta.topic}
     if score is not None:
         record["score"] = score
     record["summary"] = meta.summary

@@ -27,10 +27,13 @@ def _private_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyte
 
 
 def write_entry(root: Path, lang: str, entry_id: str, *, title: str | None = None, questions: list[str] | None = None,
-                keywords: list[str] | None = None, related: list[str] | None = None, body: str | None = None) -> Path:
+                keywords: list[str] | None = None, related: list[str] | None = None, body: str | None = None,
+                topic: str | None = None) -> Path:
     """Write one well-formed knowledge entry; tests break it on purpose where they need to."""
     questions = questions or [f"what is {entry_id}", f"{entry_id} explained", f"how does {entry_id} work", f"{entry_id} example"]
-    lines = ["---", f"id: {entry_id}", f"lang: {lang}", f'title: "{title or entry_id.title()}"', "questions:"]
+    lines = ["---", f"id: {entry_id}", f"lang: {lang}", f'title: "{title or entry_id.title()}"']
+    lines += [f"topic: {topic}"] if topic else []
+    lines += ["questions:"]
     lines += [f'  - "{q}"' for q in questions]
     lines += [f"keywords: [{', '.join(keywords or [entry_id])}]", f"related: [{', '.join(related or [])}]", "sources:", '  - "seed: test"', "---"]
     lines.append(body or f"Short answer about {entry_id}.\n\n## Details\n\nMore about {entry_id}.")

@@ -72,8 +72,17 @@ def test_provider_names_are_escaped_in_html(tmp_path: Path, capsys: pytest.Captu
     assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; GKE" in page
 
 
-def test_plain_instance_needs_no_kubernetes_provider(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["recommend", "--answer", "workload=notebook", "--format", "json"]) == 0
+@pytest.mark.parametrize("answers", [["workload=notebook"], ["workload=single-job", "interruptible=yes", "drivers=preinstalled"]])
+def test_plain_instance_needs_no_kubernetes_provider(answers: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """The catalogue lists Kubernetes services (EKS, GKE...): none of them is the answer to "rent one
+    GPU instance", so a plain instance lists no providers and says any GPU instance will do."""
+    flags = [part for answer in answers for part in ("--answer", answer)]
+    assert main(["recommend", *flags, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["recommendation"]["deployment"] == "plain-instance"
-    assert "managed" not in data["providers"]["needs"]
+    assert data["providers"]["needs"] == [] and data["providers"]["providers"] == []
+    assert main(["recommend", *flags, "--format", "md", "--lang", "en"]) == 0
+    markdown = capsys.readouterr().out
+    assert "any provider with GPU instances will do" in markdown
+    sharing = next(line for line in markdown.splitlines() if line.startswith("- **GPU sharing:**"))
+    assert "pod" not in sharing  # no pods on a plain instance

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from advisor.cli import main
-from tests.conftest import run_advisor
+from tests.conftest import run_advisor, write_entry
 
 
 def ask_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
@@ -20,8 +20,8 @@ def test_answered_question_exits_0_with_the_documented_json_shape(capsys: pytest
     assert set(data) >= {"query", "lang", "answered", "results", "suggestions"}
     assert data["query"] == "mig la gi" and data["lang"] == "vi" and data["answered"] is True
     first = data["results"][0]
-    assert set(first) >= {"id", "title", "lang", "score", "summary", "answer", "related"}
-    assert first["id"] == "mig" and first["lang"] == "vi"
+    assert set(first) >= {"id", "title", "lang", "topic", "score", "summary", "answer", "related"}
+    assert first["id"] == "mig" and first["lang"] == "vi" and first["topic"] == "mig"
     assert 0 <= first["score"] <= 100
     scores = [r["score"] for r in data["results"]]
     assert scores == sorted(scores, reverse=True)
@@ -178,10 +178,51 @@ def test_show_and_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert shown["id"] == "mig" and shown["answer"]
     assert main(["list", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
-    assert {"id", "lang", "title"} <= set(listed[0])
+    assert {"id", "lang", "title", "topic"} <= set(listed[0])
     assert len({(e["id"], e["lang"]) for e in listed}) == len(listed) >= 44
     assert main(["list", "--lang", "vi"]) == 0
-    assert len(capsys.readouterr().out.splitlines()) == len(listed) // 2
+    entry_lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert len(entry_lines) == len(listed) // 2
+
+
+@pytest.fixture
+def topic_kb(tmp_path: Path) -> Path:
+    """Two topics: ovens, whose entries are pizza-oven (its home) and bread-dough; and the
+    stand-alone cheese entry, its own topic."""
+    root = tmp_path / "kb"
+    write_entry(root, "en", "pizza-oven", title="Ovens", questions=["how hot is a pizza oven", "wood fired oven temperature", "pizza oven fuel", "neapolitan pizza baking"])
+    write_entry(root, "vi", "pizza-oven", title="Lò nướng", questions=["lò pizza nóng bao nhiêu độ", "nhiệt độ lò củi", "nhiên liệu cho lò pizza", "nướng pizza kiểu Napoli"])
+    write_entry(root, "en", "bread-dough", title="Bread dough", topic="pizza-oven", questions=["how long to knead bread dough", "sourdough hydration", "why is my dough sticky", "proofing bread overnight"])
+    write_entry(root, "vi", "bread-dough", title="Bột bánh mì", topic="pizza-oven", questions=["nhồi bột bánh mì bao lâu", "độ ẩm bột chua", "bột bị dính tay", "ủ bột qua đêm"])
+    write_entry(root, "en", "cheese", title="Cheese", questions=["which cheese melts best", "mozzarella moisture", "aged cheese on pizza", "grating parmesan"])
+    return root
+
+
+def test_list_groups_entries_under_their_topic_titled_in_the_interface_language(topic_kb: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    assert main(["list", "--kb", str(topic_kb)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "Cheese  [cheese]",
+        "  cheese       en  Cheese",
+        "",
+        "Ovens  [pizza-oven]",
+        "  pizza-oven   en  Ovens",
+        "  pizza-oven   vi  Lò nướng",
+        "  bread-dough  en  Bread dough",
+        "  bread-dough  vi  Bột bánh mì",
+    ]
+    monkeypatch.setenv("LANG", "vi_VN.UTF-8")
+    assert main(["list", "--kb", str(topic_kb), "--lang", "vi"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["Lò nướng  [pizza-oven]", "  pizza-oven   vi  Lò nướng", "  bread-dough  vi  Bột bánh mì"]
+
+
+def test_list_and_ask_json_carry_the_topic(topic_kb: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--kb", str(topic_kb), "--json", "--lang", "en"]) == 0
+    assert [(e["id"], e["topic"]) for e in json.loads(capsys.readouterr().out)] == [("cheese", "cheese"), ("pizza-oven", "pizza-oven"), ("bread-dough", "pizza-oven")]
+    code, data = ask_json(capsys, "--kb", str(topic_kb), "sourdough hydration")
+    assert code == 0 and data["results"][0]["id"] == "bread-dough"
+    assert {r["id"]: r["topic"] for r in data["results"]}["bread-dough"] == "pizza-oven"
+    assert main(["show", "--kb", str(topic_kb), "--json", "cheese"]) == 0
+    assert json.loads(capsys.readouterr().out)["topic"] == "cheese"
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

@@ -179,3 +179,35 @@ def test_catalogue_question_terms_are_validated(tiny_kb: Path) -> None:
     assert terms is not None
     assert terms["features"] == [[["mig"], ["mig"], "mig"], [["ib"], ["interconnect"], None]]
     assert terms["filler"] == ["support"]
+
+
+@pytest.mark.parametrize(
+    ("topic_line", "message"),
+    [
+        ("topic: no-such-topic", "topic 'no-such-topic' is not an entry id"),
+        ("topic: bread-dough", "topic 'bread-dough' is not a home topic (its own topic is 'pizza-oven')"),
+        ("topic: [pizza-oven]", "'topic' must be an entry id (the topic this entry belongs to)"),
+    ],
+)
+def test_a_topic_must_name_a_home_entry(tiny_kb: Path, topic_line: str, message: str) -> None:
+    for lang in ("en", "vi"):
+        path = tiny_kb / lang / "bread-dough.md"
+        path.write_text(path.read_text(encoding="utf-8").replace("questions:", "topic: pizza-oven\nquestions:", 1), encoding="utf-8")
+    path = tiny_kb / "en" / "grill.md"
+    write_entry(tiny_kb, "vi", "grill", topic="pizza-oven")
+    write_entry(tiny_kb, "en", "grill", topic="pizza-oven")
+    path.write_text(path.read_text(encoding="utf-8").replace("topic: pizza-oven", topic_line), encoding="utf-8")
+    assert [m for m in messages(tiny_kb) if "topic" in m] == [f"kb/en/grill.md:5: {message}"]
+
+
+def test_both_languages_of_an_entry_name_the_same_topic(tiny_kb: Path) -> None:
+    write_entry(tiny_kb, "en", "grill", topic="pizza-oven")
+    write_entry(tiny_kb, "vi", "grill", topic="bread-dough")
+    assert "kb/en/grill.md:5: topic 'pizza-oven' differs from the vi entry's 'bread-dough'" in messages(tiny_kb)
+
+
+def test_bundled_topics_are_the_contract_topics() -> None:
+    kb = load_knowledge(bundled_knowledge_dir())
+    topics = {entry.topic for entry in kb.entries}
+    assert topics == set(CONTRACT_IDS or topics)
+    assert all(kb.get(topic, "en") is not None and kb.get(topic, "en").topic == topic for topic in topics)

@@ -117,7 +117,7 @@ def test_a_named_provider_fact_with_detail_source_and_date(fixture_index: Search
     assert (answer.id, answer.title, answer.lang) == ("provider:alpha", "Alpha Cloud: MIG", "en")
     assert "- **MIG:** native (offered by the provider)" in answer.answer
     assert "Pick a MIG profile per node pool." in answer.answer
-    assert "Source: https://alpha.example/mig (page undated; checked 2026-12-01)" in answer.answer
+    assert "Source: https://alpha.example/mig (page undated; copy of 2026-12-01)" in answer.answer
     assert "Prices and availability change often" in answer.answer
     assert answer.sources == ("https://alpha.example/mig",)
     assert answer.summary == "Alpha Cloud: MIG: native (offered by the provider)"

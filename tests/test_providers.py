@@ -301,7 +301,7 @@ def test_cli_text_lists_fits_then_verify_and_hides_failures(capsys: pytest.Captu
     assert "MIG self-managed*" in out and "* self-managed: you install/configure it (GPU Operator)" in out
     assert "Spot nodes: yes · notice: 2 minutes" in out
     assert "Control-plane fee: free" in out and "Scale to zero: unknown" in out
-    assert "as of 2026-03-01" in out  # Aardvark's oldest fact
+    assert "compiled 2026-03-01" in out  # Aardvark's oldest fact
     assert "verify them on the provider's pages" in out
     assert "\x1b" not in out  # not a terminal: plain text
 

@@ -38,11 +38,18 @@ def test_notebook_user_gets_a_plain_instance_and_no_sharing(tree: Tree) -> None:
     assert rec.deployment == "plain-instance"
     assert rec.gpu_sharing == ()
     assert _rules(rec)[0] == "plain-notebook"
-    assert {"stop-idle-instance", "preinstalled-drivers", "choose-instance-provider"} <= set(_rules(rec))
+    assert {"stop-idle-instance", "preinstalled-drivers-instance", "choose-instance-provider"} <= set(_rules(rec))
     cluster_only = {"gang-scheduling", "interconnect", "managed-cluster", "gpu-plumbing", "scale-to-zero", "spot-pool"}
     assert not cluster_only & set(_rules(rec))
     assert {"instance-access", "persistent-disk", "driver-version"} <= set(_checks(rec))
     assert {"when-k8s-worth-it", "faq-k8s-single-job"} <= set(rec.kb)
+    assert rec.needs == ()  # the provider catalogue describes Kubernetes offerings
+
+
+def test_preinstalled_drivers_on_a_cluster_look_for_providers_that_install_them(tree: Tree) -> None:
+    rec = _rec(tree, workload="batch", control_plane="managed", drivers="preinstalled")
+    assert "preinstalled-drivers" in _rules(rec) and "preinstalled-drivers-instance" not in _rules(rec)
+    assert "drivers-preinstalled" in rec.needs
 
 
 def test_one_fine_tune_on_spot_gets_checkpoint_advice_not_a_cluster(tree: Tree) -> None:

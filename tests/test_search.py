@@ -154,3 +154,18 @@ def test_unwritable_cache_folder_is_not_an_error(tiny_kb: Path, monkeypatch: pyt
 )
 def test_vietnamese_without_diacritics_mixed_with_english_terms_is_vietnamese(bundled, query: str) -> None:
     assert detect_language(bundled, query) == "vi"
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("card mạng InfiniBand", ["nic", "infiniband"]),  # a network card is not a GPU
+        ("which card supports MIG", ["which", "gpu", "supports", "mig"]),
+        ("No preemption victims found", ["no", "preemption", "victims", "found"]),  # scheduler preemption is not spot
+        ("preemptible GPU nodes", ["spot", "gpu", "nodes"]),
+        ("GPUDirect-TCPX on A3", ["gpudirect", "tcpx", "on", "a3"]),  # not RDMA
+        ("GPUDirect RDMA", ["rdma"]),
+    ],
+)
+def test_bundled_synonyms_keep_distinct_things_apart(bundled, text: str, words: list[str]) -> None:
+    assert bundled.analyzer.words(text) == words

@@ -40,7 +40,7 @@ def add_parser(sub: Any) -> None:
     add_kb_option(show)
     show.set_defaults(run=run_show)
 
-    listing = sub.add_parser("list", help="list knowledge entries", description="List the knowledge entries.")
+    listing = sub.add_parser("list", help="list knowledge entries by topic", description="List the knowledge entries, grouped under their topics.")
     add_lang_option(listing, "only entries in this language (default: all)")
     listing.add_argument("--json", action="store_true", help="print a JSON array")
     add_kb_option(listing)
@@ -253,16 +253,28 @@ def _nearest_ids(index: SearchIndex, wanted: str, limit: int = 3) -> list[str]:
 
 
 def run_list(args: argparse.Namespace) -> int:
+    """The entries grouped under their topics, each topic headed by its home entry's title in
+    the interface language; read from the index alone, so listing never parses the entries."""
+    from advisor.i18n import default_language
+    from advisor.terminal import Styler
     from advisor.textnorm import strip_terminal_escapes as clean
 
     index = _index(args)
-    rows = [index.meta(i) for i in range(len(index.entries))]
-    if args.lang:
-        rows = [meta for meta in rows if meta.lang == args.lang]
+    groups = [(topic, [index.meta(entry) for entry in entries]) for topic, entries in index.by_topic(args.lang)]
     if args.json:
-        print(_dumps([{"id": m.id, "lang": m.lang, "title": m.title, "summary": m.summary} for m in rows]))
+        rows = [{"id": m.id, "lang": m.lang, "title": m.title, "summary": m.summary, "topic": m.topic} for _, metas in groups for m in metas]
+        print(_dumps(rows))
         return 0
-    width = max((len(m.id) for m in rows), default=0)
-    for meta in rows:
-        print(f"{meta.id:<{width}}  {meta.lang}  {clean(meta.title)}")
+    lang = args.lang or default_language()
+    style = Styler.for_stream(sys.stdout)
+    width = max((len(m.id) for _, metas in groups for m in metas), default=0)
+    out: list[str] = []
+    for topic, metas in groups:
+        home = index.entry_index(topic, lang)
+        title = index.meta(home).title if home is not None else topic
+        if out:
+            out.append("")
+        out.append(style.heading(clean(title)) + "  " + style.dim(f"[{topic}]"))
+        out += [f"  {m.id:<{width}}  {m.lang}  {clean(m.title)}" for m in metas]
+    print("\n".join(out))
     return 0

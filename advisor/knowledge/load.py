@@ -333,6 +333,10 @@ def collection_problems(kb: KnowledgeBase, root: Path) -> list[Problem]:
             problems.append(Problem(display, _line_of(text, "topic:"), f"topic '{entry.topic}' is not an entry id"))
         elif home.topic != home.id:
             problems.append(Problem(display, _line_of(text, "topic:"), f"topic '{entry.topic}' is not a home topic (its own topic is '{home.topic}')"))
+        else:
+            other = next((e for e in by_id[entry.id].values() if e.topic != entry.topic), None)
+            if other is not None and entry.lang == LANGUAGES[0]:
+                problems.append(Problem(display, _line_of(text, "topic:"), f"topic '{entry.topic}' differs from the {other.lang} entry's '{other.topic}'"))
         for related in entry.related:
             if related not in by_id:
                 problems.append(Problem(display, _line_of(text, related), f"related id '{related}' does not exist"))

@@ -155,6 +155,16 @@ class SearchIndex:
             return entries[lang]
         return entries[min(entries)] if entries else None
 
+    def by_topic(self, lang: str | None = None) -> list[tuple[str, list[int]]]:
+        """Entries grouped under the topic they name: (topic id, entry indexes), topics in id
+        order and each topic's home entry first; only entries in `lang` when it is given."""
+        groups: dict[str, list[tuple[bool, int]]] = {}
+        for entry in range(len(self.entries)):
+            meta = self.meta(entry)
+            if lang is None or meta.lang == lang:
+                groups.setdefault(meta.topic, []).append((meta.id != meta.topic, entry))
+        return [(topic, [entry for _, entry in sorted(groups[topic])]) for topic in sorted(groups)]
+
     def topic_of(self, entry_id: str) -> int | None:
         found = bisect.bisect_left(self.topics, entry_id)  # topics are sorted
         return found if found < len(self.topics) and self.topics[found] == entry_id else None

@@ -136,8 +136,8 @@ def _run_batch(args: argparse.Namespace) -> int:
             raise UsageError(f"{name}:{number}: not valid UTF-8") from None
     index = _index(args)
     top = args.top or 3
-    for line in lines:
-        question = line.strip()
+    for text in lines:
+        question = text.strip()
         if not question:
             continue
         record = reply_record(index, answer(index, question, args.lang, limit=top), top, explain=args.explain)

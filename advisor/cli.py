@@ -9,7 +9,9 @@ exit statuses (docs/architecture.md).
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -123,9 +125,50 @@ def _distance(a: str, b: str) -> int:
     return rows[-1][-1]
 
 
+class _ClosedStream(io.TextIOBase):
+    """Stands in for a standard stream the caller closed (`advisor list >&-`, `<&-`).
+
+    Reading it or writing to it is the one-line error of a failed read or write; a closed
+    standard error swallows what is written, as there is nowhere left to report to.
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self._name = name
+
+    def _closed(self) -> OSError:
+        return OSError(errno.EBADF, f"standard {self._name} is closed")
+
+    def write(self, text: str) -> int:
+        if self._name == "error":
+            return len(text)
+        raise self._closed()
+
+    def read(self, size: int | None = -1) -> str:
+        raise self._closed()
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        raise self._closed()
+
+    @property
+    def buffer(self) -> Any:
+        raise self._closed()
+
+
+def _error(line: str) -> None:
+    """One error line on standard error; what the user or a data file wrote is in it, so escape
+    sequences are removed (`unknown answer key '<ESC>]0;title'` must not retitle the terminal)."""
+    from advisor.textnorm import strip_terminal_escapes
+
+    print(strip_terminal_escapes(line), file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    for stream in (sys.stdout, sys.stderr):
+    for name, shown in (("stdin", "input"), ("stdout", "output"), ("stderr", "error")):
+        if getattr(sys, name) is None:  # the stream was closed before advisor started
+            setattr(sys, name, _ClosedStream(shown))
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
         try:
             stream.reconfigure(errors="replace")  # type: ignore[union-attr]
         except (AttributeError, ValueError):
@@ -154,10 +197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except DataError as error:
-        print(error.problem, file=sys.stderr)
+        _error(str(error.problem))
         return 2
     except AdvisorError as error:  # usage, invalid answers or needs, output that cannot be written
-        print(f"advisor: error: {error}", file=sys.stderr)
+        _error(f"advisor: error: {error}")
         return 2
     except KeyboardInterrupt:
         return 130
@@ -167,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except OSError as error:  # disk full, permission denied, a folder that vanished mid-run
-        print(f"advisor: error: {error.strerror or error}{f': {error.filename}' if error.filename else ''}", file=sys.stderr)
+        _error(f"advisor: error: {error.strerror or error}{f': {error.filename}' if error.filename else ''}")
         return 2
 
 

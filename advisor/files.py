@@ -6,8 +6,10 @@ memory; they are refused with a reason instead.
 
 Writing: atomically. The text goes to a temporary file beside the target, is flushed to disk,
 then renamed over it, so a crash, a full disk or a signal leaves the old file whole and no
-temporary file behind. An existing file is replaced only when asked (`force`), and never when it
-is not a regular file (a device node, a FIFO), whatever `force` says.
+temporary file behind (SIGTERM and SIGHUP are held off while the temporary file exists: it is
+removed, then the signal takes its usual course). An existing file is replaced only when asked
+(`force`), and never when it is not a regular file (a device node, a FIFO), whatever `force`
+says; a symbolic link is written through, so the link stays a link.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import os
 import stat
 import time
 from collections.abc import Iterable
+from typing import IO, Any
 
 from advisor.problems import OutputError, OutputExists
 
@@ -73,6 +76,27 @@ def read_text(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> 
     return decode_utf8(raw)
 
 
+def read_stream(stream: IO[bytes], max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """At most `max_bytes` from a byte stream (standard input, a pipe); `ValueError` past that."""
+    raw = stream.read(max_bytes + 1)
+    if len(raw) > max_bytes:
+        raise ValueError(f"input is larger than {max_bytes:,} bytes")
+    return raw
+
+
+def move_aside(path: str | os.PathLike[str]) -> str | None:
+    """Rename an unusable file to `<name>.broken-<time>`, so that starting afresh loses nothing.
+
+    Returns the new name, or None when the file could not be moved (then it is left as it is).
+    """
+    aside = f"{os.fspath(path)}.broken-{time.strftime('%Y%m%d-%H%M%S')}"
+    try:
+        os.replace(path, aside)
+    except OSError:
+        return None
+    return aside
+
+
 def decode_utf8(raw: bytes) -> str:
     """`raw` as UTF-8 text; `LineError` naming the line of the first invalid byte."""
     try:
@@ -97,24 +121,40 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes | Iterable[byte
     way, a missing folder, a full disk. The file gets the mode of the file it replaces, else the
     usual 0666 less the umask.
     """
-    target = os.fspath(path)
+    shown = target = os.fspath(path)
     if target.endswith((os.sep, "/")) or os.path.isdir(target):
-        raise OutputError(f"{target} is a folder, not a file")
+        raise OutputError(f"{shown} is a folder, not a file")
+    if os.path.islink(target):  # write where the link points, as a shell redirection would
+        target = os.path.realpath(target)
     folder = os.path.dirname(target) or "."
     if not os.path.isdir(folder):
-        raise OutputError(f"cannot write {target}: folder {folder} does not exist")
-    existing = _existing(target)
+        raise OutputError(f"cannot write {shown}: folder {folder} does not exist")
+    existing = _existing(target, shown)
     if existing is not None:
         if not force:
-            raise OutputExists(f"{target} already exists; use --force to overwrite it")
+            raise OutputExists(f"{shown} already exists; use --force to overwrite it")
         if not stat.S_ISREG(existing.st_mode):
-            raise OutputError(f"{target} is not a regular file; refusing to replace it")
+            raise OutputError(f"{shown} is not a regular file; refusing to replace it")
     mode = stat.S_IMODE(existing.st_mode) if existing is not None else 0o666 & ~_umask()
-    temporary = os.path.join(folder, f".{os.path.basename(target)}.{os.getpid()}.{time.monotonic_ns()}.tmp")
+    trap = _SignalTrap()
+    try:
+        _write_new(target, shown, data, mode, force)
+    except _Signalled as caught:
+        trap.release()
+        os.kill(os.getpid(), caught.signum)  # the signal's usual course, now that nothing is left behind
+        raise OutputError(f"cannot write {shown}: interrupted") from None
+    finally:
+        trap.release()
+
+
+def _write_new(target: str, shown: str, data: str | bytes | Iterable[bytes], mode: int, force: bool) -> None:
+    """The temporary file beside `target`, written and flushed, then moved into place (removed on
+    any failure); messages name the file as the user did (`shown`)."""
+    temporary = os.path.join(os.path.dirname(target) or ".", f".{os.path.basename(target)}.{os.getpid()}.{time.monotonic_ns()}.tmp")
     try:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
     except OSError as error:
-        raise OutputError(f"cannot write {target}: {error.strerror or error}") from None
+        raise OutputError(f"cannot write {shown}: {error.strerror or error}") from None
     try:
         with os.fdopen(fd, "wb") as stream:
             pieces = [data.encode("utf-8")] if isinstance(data, str) else [data] if isinstance(data, bytes) else data
@@ -126,24 +166,64 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes | Iterable[byte
         if force:
             os.replace(temporary, target)
         else:
-            _create_exclusively(temporary, target)
+            _create_exclusively(temporary, target, shown)
     except BaseException as error:
         try:
             os.unlink(temporary)
         except OSError:
             pass
         if isinstance(error, OSError):
-            raise OutputError(f"cannot write {target}: {error.strerror or error}") from None
+            raise OutputError(f"cannot write {shown}: {error.strerror or error}") from None
         raise
 
 
-def _existing(path: str) -> os.stat_result | None:
+class _Signalled(BaseException):
+    """SIGTERM or SIGHUP arrived while a temporary file existed."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _SignalTrap:
+    """Turns SIGTERM and SIGHUP into `_Signalled` until released, so the cleanup can run.
+
+    Signals already ignored (`nohup`) stay ignored; outside the main thread Python cannot set
+    handlers, and the trap does nothing.
+    """
+
+    def __init__(self) -> None:
+        import signal
+
+        self._signal = signal
+        self._saved: dict[int, Any] = {}
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)
+            if number is None or signal.getsignal(number) == signal.SIG_IGN:
+                continue
+            try:
+                self._saved[number] = signal.signal(number, self._caught)
+            except ValueError:  # not the main thread
+                return
+
+    def _caught(self, signum: int, frame: object) -> None:
+        for number in self._saved:  # one is enough: the cleanup must not be interrupted again
+            self._signal.signal(number, self._signal.SIG_IGN)
+        raise _Signalled(signum)
+
+    def release(self) -> None:
+        saved, self._saved = self._saved, {}
+        for number, handler in saved.items():
+            self._signal.signal(number, handler if handler is not None else self._signal.SIG_DFL)
+
+
+def _existing(path: str, shown: str) -> os.stat_result | None:
     try:
         return os.stat(path)
     except FileNotFoundError:
         return None
     except OSError as error:
-        raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+        raise OutputError(f"cannot write {shown}: {error.strerror or error}") from None
 
 
 def _umask() -> int:
@@ -153,16 +233,16 @@ def _umask() -> int:
     return current
 
 
-def _create_exclusively(temporary: str, path: str) -> None:
+def _create_exclusively(temporary: str, path: str, shown: str) -> None:
     """Move the finished file into place without ever replacing a file created meanwhile."""
     try:
         os.link(temporary, path)  # fails if `path` appeared since the check above
     except FileExistsError:
-        raise OutputExists(f"{path} already exists; use --force to overwrite it") from None
+        raise OutputExists(f"{shown} already exists; use --force to overwrite it") from None
     except OSError:
         # Some file systems have no hard links; the existence check above has to do.
         if os.path.lexists(path):
-            raise OutputExists(f"{path} already exists; use --force to overwrite it") from None
+            raise OutputExists(f"{shown} already exists; use --force to overwrite it") from None
         os.replace(temporary, path)
         return
     os.unlink(temporary)

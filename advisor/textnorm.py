@@ -69,6 +69,36 @@ def strip_terminal_escapes(text: str) -> str:
     return _terminal_escapes().sub("", text)
 
 
+def json_safe(json_text: str) -> str:
+    """JSON text with DEL and the C1 controls written as `\\u` escapes.
+
+    `json.dumps(ensure_ascii=False)` escapes ESC but leaves U+0080-U+009F raw, and a terminal
+    that reads UTF-8 acts on U+009B (a one-character CSI). Outside strings JSON has no such
+    characters, so replacing them everywhere keeps the JSON valid and the data the same.
+    """
+    return _c1_controls().sub(lambda found: f"\\u{ord(found.group()):04x}", json_text)
+
+
+@lru_cache(maxsize=1)
+def _c1_controls() -> re.Pattern[str]:
+    return re.compile("[\x7f-\x9f]")  # a scan, not `str.translate`: 20 times faster on an answer
+
+
+def shown(value: str, limit: int = 80) -> str:
+    """A value the user gave, as an error message echoes it: control characters written out
+    (`\\x1b`), so they are seen but cannot act, and cut to `limit` characters (a 900 KB answer
+    must not become a 900 KB error line)."""
+    visible = _visible_controls()
+    if len(value) > limit:
+        return value[: limit - 1].translate(visible) + "…"
+    return value.translate(visible)
+
+
+@lru_cache(maxsize=1)
+def _visible_controls() -> dict[int, str]:
+    return {code: f"\\x{code:02x}" for code in (*range(0x20), *range(0x7F, 0xA0))}
+
+
 @lru_cache(maxsize=1)
 def _terminal_escapes() -> re.Pattern[str]:
     return re.compile(_TERMINAL_ESCAPES_PATTERN)

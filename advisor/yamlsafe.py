@@ -2,6 +2,10 @@
 
 Only `yaml.SafeLoader` is ever used: a `!!python/object` tag is an error, never code. Validation
 messages need line numbers, so the composed node tree is kept alongside the plain data.
+
+Aliases (`*name`) are refused: none of advisor's files needs them, and a few hundred bytes of
+nested aliases ("billion laughs") expand to gigabytes in anything that walks the data. The node
+count is capped too, so what a 1 MB file can make the validators walk stays bounded.
 """
 
 from __future__ import annotations
@@ -34,6 +38,10 @@ class YamlDoc:
         return 1 + self.line_offset
 
 
+# More values than any knowledge entry, tree, catalogue or answers file needs by far.
+MAX_NODES = 250_000
+
+
 class YamlError(Exception):
     def __init__(self, line: int, message: str) -> None:
         super().__init__(message)
@@ -41,17 +49,30 @@ class YamlError(Exception):
         self.message = message
 
 
-def _index_lines(node: yaml.Node, path: tuple[Any, ...], lines: dict[tuple[Any, ...], int]) -> None:
-    lines[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
-            lines[path + (key,)] = key_node.start_mark.line + 1
-            _index_lines(value_node, path + (key,), lines)
-            lines[path + (key,)] = key_node.start_mark.line + 1
-    elif isinstance(node, yaml.SequenceNode):
-        for index, item in enumerate(node.value):
-            _index_lines(item, path + (index,), lines)
+class _Walk:
+    """Records the line of every node once, refusing aliases and bounding the node count."""
+
+    def __init__(self) -> None:
+        self.lines: dict[tuple[Any, ...], int] = {}
+        self.seen: set[int] = set()
+
+    def node(self, node: yaml.Node, path: tuple[Any, ...], line: int) -> None:
+        """`line` is where the node is referred to (an alias has only its anchor's position)."""
+        if id(node) in self.seen:
+            raise YamlError(line, "invalid YAML: aliases (*name) are not supported; write the value out")
+        self.seen.add(id(node))
+        if len(self.seen) > MAX_NODES:
+            raise YamlError(line, f"invalid YAML: more than {MAX_NODES:,} values")
+        self.lines[path] = line = node.start_mark.line + 1
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+                key_line = key_node.start_mark.line + 1
+                self.node(value_node, path + (key,), key_line)
+                self.lines[path + (key,)] = key_line
+        elif isinstance(node, yaml.SequenceNode):
+            for index, item in enumerate(node.value):
+                self.node(item, path + (index,), line)
 
 
 def load(text: str, line_offset: int = 0) -> YamlDoc:
@@ -61,9 +82,12 @@ def load(text: str, line_offset: int = 0) -> YamlDoc:
         node = loader.get_single_node()
         if node is None:
             return YamlDoc(None, {}, line_offset)
-        lines: dict[tuple[Any, ...], int] = {}
-        _index_lines(node, (), lines)
+        walk = _Walk()
+        walk.node(node, (), node.start_mark.line + 1)
+        lines = walk.lines
         data = loader.construct_document(node)
+    except YamlError as error:
+        raise YamlError(error.line + line_offset, error.message) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = (mark.line + 1 if mark else 1) + line_offset

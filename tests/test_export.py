@@ -206,6 +206,14 @@ def test_diagram_labels_cannot_break_out(tmp_path: Path) -> None:
     assert '"first" [label="Work\\"load\\\\ (workload)"];' in tree_diagram(quoted, "dot", "en")
 
 
+def test_mermaid_labels_carry_no_html(tmp_path: Path) -> None:
+    """WARN H06: Mermaid renders labels as HTML; a `<script>` stayed inert only under its strict mode."""
+    text = (TREES / "valid.yaml").read_text(encoding="utf-8").replace('"Workload"', '"<script>a&b</script>"', 1)
+    (tmp_path / "q.yaml").write_text(text, encoding="utf-8")
+    diagram = tree_diagram(load_tree(tmp_path / "q.yaml"), "mermaid", "en")
+    assert 'n_first["#60;script#62;a#38;b#60;/script#62; (workload)"]' in diagram and "<" not in diagram
+
+
 # ----------------------------------------------------------------------------- files
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.files import LineError, atomic_write, display_path, read_bytes, read_text
+from advisor.files import LineError, atomic_write, display_path, move_aside, read_bytes, read_stream, read_text
 from advisor.problems import OutputError, OutputExists
 
 
@@ -134,3 +134,19 @@ def test_display_path_is_relative_to_the_folder_above_root(tmp_path: Path) -> No
     root = tmp_path / "kb"
     assert display_path(root / "en" / "mig.md", root) == "kb/en/mig.md"
     assert display_path("/elsewhere/x.md", root) == "/elsewhere/x.md"
+
+
+def test_reading_a_stream_is_capped_too() -> None:
+    import io
+
+    assert read_stream(io.BytesIO(b"x" * 100), max_bytes=100) == b"x" * 100
+    with pytest.raises(ValueError, match="input is larger than 100 bytes"):
+        read_stream(io.BytesIO(b"x" * 10_000), max_bytes=100)
+
+
+def test_an_unusable_file_is_moved_aside_not_deleted(tmp_path: Path) -> None:
+    path = tmp_path / "tui-session.json"
+    path.write_text("{broken", encoding="utf-8")
+    aside = move_aside(path)
+    assert aside is not None and Path(aside).read_text(encoding="utf-8") == "{broken" and not path.exists()
+    assert move_aside(tmp_path / "missing") is None

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from advisor.knowledge.load import load_knowledge
 from advisor.paths import bundled_knowledge_dir
@@ -14,9 +16,11 @@ from advisor.problems import DataError
 from advisor.decision.recommend import recommend
 from advisor.decision.session import Answer, Session
 from advisor.textnorm import has_vietnamese_letters
-from advisor.decision.tree import Tree
+from advisor.decision.parse import TreeReader
+from advisor.decision.tree import CheckItem, Condition, Edge, Node, Option, Question, Rule, Text, Tree
 from advisor.i18n import LANGUAGES
-from advisor.decision.validate import bundled_tree_path, load_tree, paths, tree_problems
+from advisor.decision.validate import bundled_tree_path, load_tree, tree_problems
+from tests.tree_paths import check_paths_by_enumeration, paths
 
 TREES = Path(__file__).parent / "data" / "trees"
 
@@ -165,3 +169,65 @@ def test_questions_are_asked_only_where_relevant(bundled: Tree) -> None:
         if "team_ops" in answers:
             assert answers["control_plane"] == "self-run"
 
+
+
+# ----------------------------------------------------------------------------- validation without listing paths
+
+
+@st.composite
+def _random_trees(draw: st.DrawFn) -> Tree:
+    """A sound flow (a DAG, every option routed) with random rules: what `_check_paths` gets."""
+    keys = [f"q{number}" for number in range(draw(st.integers(1, 4)))]
+    questions = tuple(
+        Question(key, Text(), Text(), Text(), (), "a", tuple(Option(value, Text()) for value in "abc"[: draw(st.integers(2, 3))]))
+        for key in keys
+    )
+    count = draw(st.integers(1, 7))
+    nodes = []
+    for number in range(count):
+        question = draw(st.sampled_from(questions))
+        targets = [f"n{later}" for later in range(number + 1, count)] + ["end", "end2"]
+        edges = tuple(Edge(option.value, draw(st.sampled_from(targets))) for option in question.options)
+        nodes.append(Node(f"n{number}", question.key, edges, line=10 + number))
+    nodes += [Node("end", None, (), outcome=True, line=30), Node("end2", None, (), outcome=True, line=31)]
+    rules = []
+    for number in range(draw(st.integers(0, 5))):
+        when = tuple(
+            Condition(question.key, tuple(draw(st.lists(st.sampled_from(question.values), min_size=1, max_size=2, unique=True))))
+            for question in draw(st.lists(st.sampled_from(questions), max_size=2, unique_by=lambda q: q.key))
+        )
+        deployment = draw(st.sampled_from([None, "one", "two"]))
+        rules.append(Rule(f"r{number}", when, "", Text(), (), checks=(f"c{number % 2}",), deployment=deployment, line=40 + number))
+    checklist = (CheckItem("c0", Text(), (), line=60), CheckItem("c1", Text(), (), line=61))
+    return Tree("t", Text(), "n0", questions, tuple(nodes), tuple(rules), checklist, (), (), (), lines={"start": 1, "rules": 2})
+
+
+@settings(max_examples=400, deadline=None)
+@given(_random_trees())
+def test_validation_finds_what_walking_every_path_finds(tree: Tree) -> None:
+    from advisor import yamlsafe
+    from advisor.decision.validate import _check_paths
+
+    found, expected = TreeReader(yamlsafe.YamlDoc({}), "t.yaml"), TreeReader(yamlsafe.YamlDoc({}), "t.yaml")
+    _check_paths(tree, found)
+    check_paths_by_enumeration(tree, expected)
+    assert sorted(found.problems) == sorted(expected.problems)
+    assert sorted(found.fatal) == sorted(expected.fatal)
+
+
+def test_a_long_chain_of_questions_is_checked_without_listing_its_paths(tmp_path: Path) -> None:
+    """3,000 yes/no questions in a row: 2^3000 paths, which listing one by one never finishes."""
+    base = bundled_tree_path().read_text(encoding="utf-8")
+    count = 3000
+    questions = "".join(
+        f"  - key: q{n}\n    title: {{en: Q{n}, vi: Q{n}}}\n    text: {{en: Q{n}?, vi: Q{n}?}}\n    help: {{en: h, vi: h}}\n    default: a\n"
+        f"    options:\n      - {{value: a, label: {{en: A, vi: A}}}}\n      - {{value: b, label: {{en: B, vi: B}}}}\n"
+        for n in range(count)
+    )
+    flow = "".join(f"  - id: n{n}\n    ask: q{n}\n    next: n{n + 1}\n" for n in range(count)) + f"  - id: n{count}\n    outcome: true\n"
+    text = base.split("\nquestions:")[0] + "\nquestions:\n" + questions + "flow:\n" + flow + "checklist:" + base.split("\nchecklist:")[1]
+    path = tmp_path / "chain.yaml"
+    path.write_text(text.replace("start: workload", "start: n0"), encoding="utf-8")
+    problems = [str(problem) for problem in tree_problems(path, set())]
+    assert any(problem.endswith("q11=a, … (and about 10^903 more paths)") for problem in problems)
+    assert not any("too complex" in problem for problem in problems)

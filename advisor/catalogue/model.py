@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from advisor.problems import InvalidInput, Problem
+from advisor.textnorm import shown
 
 CATALOGUE_FILE = "providers.yaml"
 SCHEMA = 1
@@ -86,7 +87,7 @@ class UnknownNeed(InvalidInput):
     """A need outside `NEEDS`; the CLI turns it into a usage error naming the allowed needs."""
 
     def __init__(self, need: str) -> None:
-        super().__init__(f"unknown need '{need}'; allowed needs: {', '.join(NEEDS)}")
+        super().__init__(f"unknown need '{shown(need)}'; allowed needs: {', '.join(NEEDS)}")
         self.need = need
 
 

@@ -51,9 +51,12 @@ def _dumps(data: Any) -> str:
     """JSON indented for a person at a terminal, compact for a program reading a pipe.
 
     Indenting makes the json module fall back from its C encoder to Python code, which a script
-    calling `advisor ask --json` in a loop would pay on every answer.
+    calling `advisor ask --json` in a loop would pay on every answer. C1 controls are escaped
+    (`json_safe`): the JSON may well be read on a terminal.
     """
-    return json.dumps(data, ensure_ascii=False, indent=2 if sys.stdout.isatty() else None)
+    from advisor.textnorm import json_safe
+
+    return json_safe(json.dumps(data, ensure_ascii=False, indent=2 if sys.stdout.isatty() else None))
 
 
 def _index(args: argparse.Namespace) -> SearchIndex:
@@ -110,16 +113,21 @@ def _read_paste() -> str:
 
 
 def _run_batch(args: argparse.Namespace) -> int:
+    from advisor.files import read_stream
     from advisor.reply import answer, reply_record
+    from advisor.textnorm import json_safe
 
-    if args.batch == "-":
-        raw, name = sys.stdin.buffer.read(), "<stdin>"
-    else:
-        try:
+    name = "<stdin>" if args.batch == "-" else args.batch
+    try:  # a file, a pipe or `<(...)` alike; capped, so `--batch /dev/zero` cannot fill memory
+        if args.batch == "-":
+            raw = read_stream(sys.stdin.buffer, MAX_PASTE_BYTES)
+        else:
             with open(args.batch, "rb") as handle:
-                raw, name = handle.read(), args.batch
-        except OSError as error:
-            raise UsageError(f"cannot read {args.batch}: {error.strerror}") from None
+                raw = read_stream(handle, MAX_PASTE_BYTES)
+    except OSError as error:
+        raise UsageError(f"cannot read {args.batch}: {error.strerror}") from None
+    except ValueError as error:
+        raise UsageError(f"cannot read {args.batch}: {error}") from None
     lines: list[str] = []
     for number, line in enumerate(raw.splitlines(), start=1):
         try:
@@ -128,12 +136,12 @@ def _run_batch(args: argparse.Namespace) -> int:
             raise UsageError(f"{name}:{number}: not valid UTF-8") from None
     index = _index(args)
     top = args.top or 3
-    for line in lines:
-        question = line.strip()
+    for text in lines:
+        question = text.strip()
         if not question:
             continue
         record = reply_record(index, answer(index, question, args.lang, limit=top), top, explain=args.explain)
-        sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_safe(json.dumps(record, ensure_ascii=False)) + "\n")
     return 0
 
 
@@ -223,7 +231,7 @@ def run_show(args: argparse.Namespace) -> int:
     from advisor.i18n import default_language, t
     from advisor.reply import entry_article, hit_record
     from advisor.terminal import Styler, page
-    from advisor.textnorm import strip_terminal_escapes as clean
+    from advisor.textnorm import shown, strip_terminal_escapes as clean
 
     index = _index(args)
     lang = args.lang or default_language()
@@ -232,7 +240,7 @@ def run_show(args: argparse.Namespace) -> int:
     if found is None:
         nearest = _nearest_ids(index, wanted)
         hint = t("did_you_mean_ids", lang, ids=", ".join(nearest)) if nearest else t("unknown_id_list", lang)
-        raise UsageError(t("unknown_id", lang, id=args.id) + "; " + hint)
+        raise UsageError(t("unknown_id", lang, id=shown(args.id)) + "; " + hint)
     if args.json:
         print(_dumps(hit_record(index, found, None)))
         return 0

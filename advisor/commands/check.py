@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from advisor.commands.common import add_kb_option, kb_root, report_problems
-from advisor.problems import Problem
+from advisor.problems import Problem, UsageError
 
 
 def add_parser(sub: Any) -> None:
@@ -19,7 +19,7 @@ def add_parser(sub: Any) -> None:
         "Prints one `path:line: message` line per problem; exit 1 on any error, 0 when clean.",
     )
     add_kb_option(check)
-    check.add_argument("--trees", metavar="DIR", help="decision-tree folder to check (default: the bundled one)")
+    check.add_argument("--trees", metavar="DIR", help="decision-tree folder (or one tree file) to check (default: the bundled folder)")
     check.add_argument("--max-age", type=int, default=180, metavar="DAYS", help="warn when a provider fact was checked longer ago (default 180)")
     check.set_defaults(run=run_check)
 
@@ -35,7 +35,7 @@ def collect_problems(kb: Path, trees: Path, max_age_days: int) -> list[Problem]:
     problems = list(knowledge.problems) + collection_problems(knowledge, kb)
     load_terms(kb, problems)
     known_ids = set(knowledge.ids)
-    for path in tree_files(trees):
+    for path in [trees] if trees.is_file() else tree_files(trees):
         problems.extend(tree_problems(path, known_ids))
     catalogue = kb / CATALOGUE_FILE
     if catalogue.exists():
@@ -48,6 +48,8 @@ def run_check(args: argparse.Namespace) -> int:
 
     kb = Path(kb_root(args))
     trees = Path(args.trees) if args.trees else bundled_trees_dir()
+    if not trees.exists():  # a mistyped folder must not pass as "0 errors"
+        raise UsageError(f"tree folder not found: {trees}")
     problems = collect_problems(kb, trees, args.max_age)
     report_problems(problems, sys.stdout)
     errors = sum(1 for p in problems if not p.warning)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from advisor.commands.common import add_kb_option, add_lang_option, checked_text, kb_root
 from advisor.i18n import t
 from advisor.problems import UsageError
+from advisor.textnorm import json_safe, shown, strip_terminal_escapes
 
 if TYPE_CHECKING:
     from advisor.decision.recommend import Recommendation
@@ -106,9 +107,9 @@ def _emit(args: argparse.Namespace, rec: Recommendation, lang: str, out: TextIO)
     text = export_text(rec, _format(args), lang, open_index(root), root)
     if args.output and args.output != "-":
         atomic_write(args.output, text, force=args.force)
-        print(t("rec_written", lang, path=args.output), file=sys.stderr)
-    else:
-        out.write(text)
+        print(t("rec_written", lang, path=shown(args.output, 1000)), file=sys.stderr)
+    else:  # printed, perhaps to a terminal: knowledge titles and tree text must not drive it
+        out.write(strip_terminal_escapes(text))
         out.flush()
     return 0
 
@@ -126,7 +127,7 @@ def _parse_answer(text: str) -> tuple[str, str]:
     text = checked_text(text, "--answer")
     key, sep, value = text.partition("=")
     if not sep or not key.strip() or not value.strip():
-        raise UsageError(f"--answer expects KEY=VALUE, got '{text}'")
+        raise UsageError(f"--answer expects KEY=VALUE, got '{shown(text)}'")
     return key.strip().replace("-", "_"), value.strip()
 
 
@@ -141,16 +142,13 @@ def run_recommend(args: argparse.Namespace) -> int:
     if args.answers:
         from advisor.decision.answers_file import read_answers
 
-        if args.answers == "-":
-            given.update(read_answers(sys.stdin.buffer.read(), "<stdin>"))
-        else:
-            from advisor.files import read_bytes
+        from advisor.files import read_bytes, read_stream
 
-            try:
-                raw = read_bytes(args.answers)
-            except ValueError as error:
-                raise UsageError(f"cannot read {args.answers}: {str(error).removeprefix('cannot read file: ')}") from None
-            given.update(read_answers(raw, args.answers))
+        try:  # a regular file, or standard input; either way capped (`--answers /dev/zero`)
+            raw = read_stream(sys.stdin.buffer) if args.answers == "-" else read_bytes(args.answers)
+        except ValueError as error:
+            raise UsageError(f"cannot read {args.answers}: {str(error).removeprefix('cannot read file: ')}") from None
+        given.update(read_answers(raw, "<stdin>" if args.answers == "-" else args.answers))
     for item in args.answer:
         key, value = _parse_answer(item)
         given[key] = value
@@ -165,7 +163,6 @@ def run_recommend(args: argparse.Namespace) -> int:
 
 def _list_questions(tree: Tree, lang: str, as_json: bool) -> int:
     from advisor.decision.session import NOT_SURE
-    from advisor.textnorm import strip_terminal_escapes as clean
 
     if as_json:
         rows = [
@@ -180,7 +177,7 @@ def _list_questions(tree: Tree, lang: str, as_json: bool) -> int:
             }
             for q in tree.questions
         ]
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        print(json_safe(json.dumps(rows, ensure_ascii=False, indent=2)))
         return 0
     values_word, default_word = t("rec_allowed_values", lang), t("rec_default", lang)
     blocks = []
@@ -188,13 +185,13 @@ def _list_questions(tree: Tree, lang: str, as_json: bool) -> int:
         blocks.append(
             "\n".join(
                 [
-                    f"{q.key}  {clean(q.text.get(lang))}",
+                    f"{q.key}  {q.text.get(lang)}",
                     f"    {values_word}: {' | '.join((*q.values, NOT_SURE))}",
                     f"    {default_word}: {q.default}",
                 ]
             )
         )
-    print("\n\n".join(blocks))
+    print(strip_terminal_escapes("\n\n".join(blocks)))
     return 0
 
 
@@ -204,7 +201,7 @@ def _list_questions(tree: Tree, lang: str, as_json: bool) -> int:
 def run_guide(args: argparse.Namespace) -> int:
     from advisor.decision.recommend import recommend
     from advisor.decision.session import Session
-    from advisor.textnorm import strip_terminal_escapes as clean
+    from advisor.terminal import is_terminal
 
     tree = _tree(args)
     lang = _lang(args)
@@ -214,11 +211,11 @@ def run_guide(args: argparse.Namespace) -> int:
     def label(key: str, lang: str, **values: object) -> str:
         return t(key if key.startswith("guide_") else f"rec_{key}", lang, **values)
 
-    def say(text: str = "") -> None:
-        out.write(text + "\n")
+    def say(text: str = "") -> None:  # everything the guide prints: tree text must not drive the terminal
+        out.write(strip_terminal_escapes(text) + "\n")
 
     session = Session.start(tree)
-    say(clean(tree.title.get(lang)))
+    say(tree.title.get(lang))
     say(label("guide_intro", lang))
     while not session.done:
         question = session.next_question
@@ -228,16 +225,16 @@ def run_guide(args: argparse.Namespace) -> int:
         count = len(options) + 1
         default = question.option(question.default)
         say()
-        say(f"{label('question_number', lang, number=len(session.answers) + 1)}: {clean(question.text.get(lang))}")
+        say(f"{label('question_number', lang, number=len(session.answers) + 1)}: {question.text.get(lang)}")
         for number, option in enumerate(options, start=1):
-            say(f"  {number}. {clean(option.label.get(lang))}")
-        say(f"  {count}. {label('not_sure_option', lang, label=clean(default.label.get(lang)) if default else question.default)}")
+            say(f"  {number}. {option.label.get(lang)}")
+        say(f"  {count}. {label('not_sure_option', lang, label=default.label.get(lang) if default else question.default)}")
         while True:
             out.write(label("guide_prompt", lang, count=count))
             out.flush()
             line = stdin.readline()
-            if line and not _is_tty(stdin):
-                out.write(line if line.endswith("\n") else line + "\n")  # a transcript shows what was chosen
+            if line and not is_terminal(stdin):
+                say(shown(line.rstrip("\n"), 200))  # a transcript shows what was chosen
             if not line:
                 say()
                 print(label("guide_eof", lang), file=sys.stderr)
@@ -254,7 +251,7 @@ def run_guide(args: argparse.Namespace) -> int:
                 break
             if choice in ("?", "h", "help"):
                 say()
-                say(_wrap(clean(question.help.get(lang))))
+                say(_wrap(strip_terminal_escapes(question.help.get(lang))))
                 if question.kb:
                     say(f"{label('guide_help_kb', lang)}: " + ", ".join(f"advisor show {kb_id}" for kb_id in question.kb))
                 say()
@@ -265,7 +262,7 @@ def run_guide(args: argparse.Namespace) -> int:
                 continue
             session = session.answer(value)
             if value is None:
-                say(label("guide_assumed", lang, label=clean(default.label.get(lang)) if default else question.default))
+                say(label("guide_assumed", lang, label=default.label.get(lang) if default else question.default))
             break
     say()
     return _emit(args, recommend(session), lang, out)
@@ -275,7 +272,7 @@ def _choice_value(choice: str, question: Question, count: int) -> tuple[bool, st
     """(valid, value) for an option chosen by number or by name; value None means "not sure"."""
     from advisor.decision.session import NOT_SURE
 
-    if choice.isdigit():
+    if choice.isascii() and choice.isdigit() and len(choice) <= 6:  # not "²", not 5,000 digits
         number = int(choice)
         if 1 <= number < count:
             return True, str(question.options[number - 1].value)
@@ -283,13 +280,6 @@ def _choice_value(choice: str, question: Question, count: int) -> tuple[bool, st
     if choice == NOT_SURE:
         return True, None
     return question.option(choice) is not None, choice
-
-
-def _is_tty(stream: TextIO) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
 
 
 def _wrap(text: str, width: int = 78) -> str:
@@ -305,5 +295,5 @@ def run_tree(args: argparse.Namespace) -> int:
     from advisor.decision.diagram import tree_diagram
 
     tree = _tree(args)
-    sys.stdout.write(tree_diagram(tree, args.format, _lang(args)))
+    sys.stdout.write(strip_terminal_escapes(tree_diagram(tree, args.format, _lang(args))))
     return 0

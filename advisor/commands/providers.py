@@ -52,7 +52,9 @@ def _needs(raw: list[str], lang: str) -> tuple[str, ...]:
     try:
         return normalize_needs(given)
     except UnknownNeed as error:
-        raise UsageError(t("prov_unknown_need", lang, need=error.need, allowed=", ".join(NEEDS))) from None
+        from advisor.textnorm import shown
+
+        raise UsageError(t("prov_unknown_need", lang, need=shown(error.need), allowed=", ".join(NEEDS))) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,7 +73,9 @@ def run(args: argparse.Namespace) -> int:
     shown = found if args.all else [m for m in found if m.status != "fails"]
     hidden = len(found) - len(shown)
     if args.json:
-        print(json.dumps(providers_json(catalogue, needs, shown, hidden, lang), ensure_ascii=False, indent=2))
+        from advisor.textnorm import json_safe
+
+        print(json_safe(json.dumps(providers_json(catalogue, needs, shown, hidden, lang), ensure_ascii=False, indent=2)))
     else:
         print(_text(catalogue, needs, shown, hidden, lang, root))
     return 0 if any(m.status != "fails" for m in shown) else 1

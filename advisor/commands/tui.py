@@ -10,6 +10,7 @@ import argparse
 from typing import Any
 
 from advisor.commands.common import add_kb_option, add_lang_option, kb_root
+from advisor.problems import UsageError
 
 
 def add_parser(sub: Any) -> None:
@@ -24,10 +25,22 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run the app; its exit status is non-zero when it crashed or was ended by a signal.
+
+    Without a terminal (cron, CI, a pipe) Textual would draw into the void and spin, so that is
+    refused with one line. Textual reads keys from standard input and draws on standard error.
+    """
+    import sys
     from pathlib import Path
 
+    from advisor.i18n import default_language, t
+    from advisor.terminal import is_terminal
+
+    if not (is_terminal(sys.stdin) and is_terminal(sys.__stderr__)):  # type: ignore[arg-type]
+        raise UsageError(t("tui_needs_terminal", args.lang or default_language()))
     root = Path(kb_root(args))
     from advisor.tui.app import AdvisorApp
 
-    AdvisorApp(kb=root, lang=args.lang).run()
-    return 0
+    app = AdvisorApp(kb=root, lang=args.lang)
+    app.run()
+    return app.return_code or 0

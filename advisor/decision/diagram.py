@@ -42,7 +42,9 @@ def _mermaid_id(node_id: str) -> str:
 
 
 def _mermaid_text(text: str) -> str:
-    return " ".join(text.split()).replace('"', "#quot;")
+    """A label Mermaid shows as written: quotes and HTML's `&`, `<` and `>` as entity codes (Mermaid
+    renders labels as HTML, and only its default strict security level keeps a `<script>` inert)."""
+    return " ".join(text.split()).replace("&", "#38;").replace('"', "#quot;").replace("<", "#60;").replace(">", "#62;")
 
 
 def _mermaid(tree: Tree, lang: str) -> str:

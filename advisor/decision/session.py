@@ -13,12 +13,13 @@ storage and the control plane that come after it still count once it is answered
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from advisor.problems import DataError, InvalidInput, Problem
+from advisor.textnorm import shown
 from advisor.decision.tree import Node, Question, Tree
 
 SESSION_SCHEMA = 1
@@ -129,10 +130,7 @@ class Session:
 
     def with_defaults(self) -> Session:
         """Answer every remaining question with its default, marked as assumed."""
-        session = self
-        while not session.done:
-            session = session.answer(None)
-        return session
+        return Session.of(self.tree, _answer_rest(self.tree, self.answers, lambda question: checked_answer(question, None)))
 
 
 def checked_answer(question: Question, value: str | None) -> Answer:
@@ -141,7 +139,7 @@ def checked_answer(question: Question, value: str | None) -> Answer:
         return Answer(question.key, question.default, assumed=True)
     if question.option(value) is None:
         allowed = ", ".join((*question.values, NOT_SURE))
-        raise InvalidInput(f"{question.key}={value} is not allowed; allowed values: {allowed}")
+        raise InvalidInput(f"{question.key}={shown(value)} is not allowed; allowed values: {allowed}")
     return Answer(question.key, value)
 
 
@@ -160,6 +158,29 @@ def _walk(tree: Tree, answers: tuple[Answer, ...]) -> tuple[tuple[tuple[Node, An
         steps.append((node, answer))
         node = tree.node(node.target(answer.value) or "")
     return tuple(steps), node
+
+
+def _answer_rest(tree: Tree, answers: tuple[Answer, ...], choose: Callable[[Question], Answer]) -> tuple[Answer, ...]:
+    """`answers`, plus `choose(question)` for each question the walk meets unanswered, to the end.
+
+    One walk, not one per answer: answering question by question re-walks the flow from the
+    start each time, which a tree with thousands of questions on a path turns into minutes.
+    """
+    by_key = {answer.key: answer for answer in answers}
+    added: list[Answer] = []
+    node = tree.node(tree.start)
+    for _ in range(len(tree.nodes) + 1):  # never loop forever on a cycle that slipped through
+        if node is None or node.outcome or node.ask is None:
+            break
+        answer = by_key.get(node.ask)
+        if answer is None:
+            question = tree.question(node.ask)
+            if question is None:
+                break
+            answer = by_key[node.ask] = choose(question)
+            added.append(answer)
+        node = tree.node(node.target(answer.value) or "")
+    return (*answers, *added)
 
 
 def _prune(tree: Tree, answers: tuple[Answer, ...]) -> tuple[Answer, ...]:
@@ -214,17 +235,16 @@ def complete(tree: Tree, given: Mapping[str, str], *, strict: bool = False) -> C
         question = tree.question(key)
         if question is None:
             allowed = ", ".join(question.key for question in tree.questions)
-            raise InvalidInput(f"unknown answer key '{key}'; allowed keys: {allowed}")
+            raise InvalidInput(f"unknown answer key '{shown(key)}'; allowed keys: {allowed}")
         checked_answer(question, value)
-    session = Session.start(tree)
     missing: list[str] = []
-    while not session.done:
-        question = session.next_question
-        if question is None:  # a dead end cannot happen in a loaded tree; stop rather than spin
-            break
+
+    def choose(question: Question) -> Answer:
         if question.key not in given:
             missing.append(question.key)
-        session = session.answer(given.get(question.key))
+        return checked_answer(question, given.get(question.key))
+
+    session = Session.of(tree, _answer_rest(tree, (), choose))
     if strict and missing:
         raise InvalidInput(f"--strict: no answer for {', '.join(missing)} (give --answer KEY=VALUE for each)")
     answered = {answer.key for answer in session.answers}
@@ -254,17 +274,21 @@ def save_session(session: Session, path: Path) -> None:
 
 def load_session(path: Path, tree: Tree) -> Session:
     """Read a saved session for `tree`; `SessionFileError` when it is unusable."""
+    from advisor.files import read_bytes
+
     path = Path(path)
     try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise SessionFileError(path, f"cannot read session: {error.strerror or error}") from None
+        raw = read_bytes(path)  # a FIFO or /dev/zero in its place must not hang or fill memory
+    except ValueError as error:
+        raise SessionFileError(path, f"cannot read session: {str(error).removeprefix('cannot read file: ')}") from None
     try:
         data: Any = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise SessionFileError(path, "corrupt session: not valid UTF-8") from None
     except json.JSONDecodeError as error:
         raise SessionFileError(path, f"corrupt session: not valid JSON ({error.msg})", error.lineno) from None
+    except RecursionError:  # json gives up on deep nesting with this, not a ValueError
+        raise SessionFileError(path, "corrupt session: nested too deeply") from None
     if not isinstance(data, dict):
         raise SessionFileError(path, "corrupt session: expected a JSON object")
     schema = data.get("schema")

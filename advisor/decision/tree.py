@@ -23,9 +23,10 @@ from functools import cached_property
 SCHEMA = 1
 KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 VALUE_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-# Paths are enumerated to prove every rule can fire and every path gets a deployment; a tree
-# with more paths than this is almost certainly a mistake, and checking it would take too long.
-MAX_PATHS = 200_000
+# Validation walks each step of the flow once per combination of answers the rules tell apart
+# (`advisor.decision.validate`); a tree with more combinations than this is almost certainly a
+# mistake, and checking it would take too long.
+MAX_FLOW_STATES = 200_000
 
 @dataclass(frozen=True)
 class Text:

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from advisor.decision.parse import parse_tree, TreeReader
-from advisor.decision.tree import MAX_PATHS, Condition, Node, Rule, Tree
+from advisor.decision.tree import MAX_FLOW_STATES, Condition, Node, Rule, Tree
 from advisor.problems import DataError, Problem
 
 
@@ -132,72 +132,175 @@ def _check_graph(tree: Tree, reader: TreeReader) -> bool:
     return sound
 
 
-def paths(tree: Tree) -> Iterator[tuple[tuple[Node, str | None], ...]]:
-    """Every path from the start to an outcome as (node, answer value) steps; needs a sound flow."""
+def _describe(answers: Mapping[str, str], limit: int = 12) -> str:
+    """`key=value, …` for a path (its first `limit` answers: a message stays one readable line)."""
+    shown = [f"{key}={value}" for key, value in list(answers.items())[:limit]]
+    return ", ".join(shown + ["…"] if len(answers) > limit else shown)
+
+
+def _more_paths(count: int) -> str:
+    if count < 1:
+        return ""
+    return f" (and {count} more paths)" if count < 10**9 else f" (and about 10^{len(str(count)) - 1} more paths)"
+
+
+def _steps(tree: Tree, node: Node) -> Iterator[tuple[str, Node]]:
+    """(answer value, next node) for every option of the question `node` asks."""
+    question = tree.question(node.ask or "")
+    for option in question.options if question is not None else ():
+        target = tree.node(node.target(option.value) or "")
+        if target is not None:
+            yield option.value, target
+
+
+def _check_repeats(tree: Tree, reader: TreeReader) -> None:
+    """A question asked again on a path that already answered it.
+
+    The questions asked before each node (a bit per question) flow forward in topological order:
+    one pass over the graph, however many paths it has.
+    """
+    bits = {question.key: 1 << number for number, question in enumerate(tree.questions)}
+    before: dict[str, int] = {tree.start: 0}
+    for node in _topological(tree):
+        asked = before.get(node.id, 0)
+        bit = bits.get(node.ask or "", 0)
+        if asked & bit:
+            reader.report(node.line, f"node '{node.id}' asks '{node.ask}' again on a path that already answered it", fatal=True)
+        for _, target in _steps(tree, node):
+            before[target.id] = before.get(target.id, 0) | asked | bit
+
+
+def _topological(tree: Tree) -> list[Node]:
+    """The nodes reachable from the start, each before every node it leads to (needs a DAG)."""
     start = tree.node(tree.start)
     if start is None:
-        return
-    work: list[tuple[Node, tuple[tuple[Node, str | None], ...]]] = [(start, ())]
+        return []
+    finished: list[Node] = []
+    seen = {start.id}
+    work: list[tuple[Node, Iterator[tuple[str, Node]]]] = [(start, _steps(tree, start))]
     while work:
-        node, steps = work.pop()
-        if node.outcome:
-            yield (*steps, (node, None))
-            continue
-        question = tree.question(node.ask or "")
-        if question is None:
-            continue
-        for option in reversed(question.options):
-            target = tree.node(node.target(option.value) or "")
-            if target is not None:
-                work.append((target, (*steps, (node, option.value))))
+        node, steps = work[-1]
+        found = next(steps, None)
+        if found is None:
+            work.pop()
+            finished.append(node)
+        elif found[1].id not in seen:
+            seen.add(found[1].id)
+            work.append((found[1], _steps(tree, found[1])))
+    return finished[::-1]
 
 
-def _answers_of(steps: tuple[tuple[Node, str | None], ...]) -> dict[str, str]:
-    return {node.ask: value for node, value in steps if node.ask is not None and value is not None}
+class _RuleView:
+    """What the rules can tell apart in a set of answers.
 
+    For each key a rule's condition names, answers that meet exactly the same conditions are one
+    class (an answer no condition names, and no answer at all, are class 0). Two paths whose
+    answers fall in the same classes fire the same rules, so the walk memoises on the classes.
+    """
 
-def _describe(answers: Mapping[str, str]) -> str:
-    return ", ".join(f"{key}={value}" for key, value in answers.items())
+    def __init__(self, tree: Tree) -> None:
+        conditions = [(rule_number, condition) for rule_number, rule in enumerate(tree.rules) for condition in rule.when]
+        self.keys = sorted({condition.key for _, condition in conditions})
+        self.position = {key: number for number, key in enumerate(self.keys)}
+        self.classes: dict[str, dict[str, int]] = {}
+        passing: dict[int, set[int]] = {number: set() for number in range(len(conditions))}
+        for key in self.keys:
+            signatures: dict[str, frozenset[int]] = {}
+            for number, (_, condition) in enumerate(conditions):
+                if condition.key == key:
+                    for value in condition.values:
+                        signatures[value] = signatures.get(value, frozenset()) | {number}
+            ids = {signature: number for number, signature in enumerate(sorted(set(signatures.values()), key=sorted), start=1)}
+            self.classes[key] = {value: ids[signature] for value, signature in signatures.items()}
+            for signature, class_id in ids.items():
+                for number in signature:
+                    passing[number].add(class_id)
+        self.tests: list[tuple[tuple[int, frozenset[int]], ...]] = [() for _ in tree.rules]
+        for number, (rule_number, condition) in enumerate(conditions):
+            self.tests[rule_number] += ((self.position[condition.key], frozenset(passing[number])),)
+
+    def start(self) -> tuple[int, ...]:
+        return (0,) * len(self.keys)
+
+    def after(self, state: tuple[int, ...], key: str | None, value: str) -> tuple[int, ...]:
+        """The classes once `key` is answered `value`."""
+        number = self.position.get(key or "")
+        if number is None:
+            return state
+        return state[:number] + (self.classes[key or ""].get(value, 0),) + state[number + 1 :]
+
+    def firing(self, tree: Tree, state: tuple[int, ...]) -> list[Rule]:
+        return [rule for rule, test in zip(tree.rules, self.tests) if all(state[number] in ok for number, ok in test)]
 
 
 def _check_paths(tree: Tree, reader: TreeReader) -> None:
-    """Walk every path: each must give a deployment, and each rule must fire on some path."""
+    """Every path must give one deployment, and every rule must fire on some path.
+
+    Paths are never listed one by one (a chain of n yes/no questions has 2^n of them): the walk
+    visits each node once per class of answers the rules can tell apart (`_RuleView`), counts the
+    paths below, and remembers the first path, in flow order, that shows each problem.
+    """
+    _check_repeats(tree, reader)
+    view = _RuleView(tree)
     fired: set[str] = set()
-    without: list[dict[str, str]] = []
     conflicts: dict[tuple[str, str], dict[str, str]] = {}
-    repeated: dict[tuple[str, str], int] = {}
-    count = 0
-    for steps in paths(tree):
-        count += 1
-        if count > MAX_PATHS:
-            reader.report(tree.lines["start"], f"the flow has more than {MAX_PATHS:,} paths; split the tree", fatal=True)
-            return
-        seen_keys: set[str] = set()
-        for node, _ in steps:
-            if node.ask is not None:
-                if node.ask in seen_keys:
-                    repeated.setdefault((node.id, node.ask), node.line)
-                seen_keys.add(node.ask)
-        answers = _answers_of(steps)
-        setters: list[Rule] = []
-        for rule in tree.rules:
-            if rule.matches(answers):
-                fired.add(rule.id)
-                if rule.deployment is not None:
-                    setters.append(rule)
-        if not setters:
-            without.append(answers)
+    without: list[dict[str, str]] = []  # the first path without a deployment
+    answers: list[tuple[str, str]] = []  # the path being walked
+    below: dict[tuple[str, tuple[int, ...]], int] = {}  # (node, classes) -> paths below without a deployment
+
+    def outcome(state: tuple[int, ...]) -> int:
+        setters = []
+        for rule in view.firing(tree, state):
+            fired.add(rule.id)
+            if rule.deployment is not None:
+                setters.append(rule)
         for first, other in zip(setters, setters[1:]):
-            if first.deployment != other.deployment:
-                conflicts.setdefault((first.id, other.id), answers)
-    for (node_id, key), line in repeated.items():
-        reader.report(line, f"node '{node_id}' asks '{key}' again on a path that already answered it", fatal=True)
+            if first.deployment != other.deployment and (first.id, other.id) not in conflicts:
+                conflicts[(first.id, other.id)] = dict(answers)
+        if not setters and not without:
+            without.append(dict(answers))
+        return 0 if setters else 1
+
+    start = tree.node(tree.start)
+    if start is None:
+        return
+    state = view.start()
+    walk: list[tuple[Node, tuple[int, ...], Iterator[tuple[str, Node]], list[int]]] = []
+    if start.outcome:
+        below[(start.id, state)] = outcome(state)
+    else:
+        walk.append((start, state, _steps(tree, start), [0]))
+    while walk:
+        node, state, steps, count = walk[-1]
+        step = next(steps, None)
+        if step is None:
+            walk.pop()
+            below[(node.id, state)] = count[0]
+            if walk:
+                walk[-1][3][0] += count[0]
+                answers.pop()
+            continue
+        value, target = step
+        child = (target.id, view.after(state, node.ask, value))
+        if child in below:
+            count[0] += below[child]
+            continue
+        if len(below) >= MAX_FLOW_STATES:
+            reader.report(tree.lines["start"], f"the flow is too complex to check (over {MAX_FLOW_STATES:,} combinations of a step and the answers its rules tell apart); split the tree", fatal=True)
+            return
+        answers.append((node.ask or "", value))
+        if target.outcome:
+            below[child] = outcome(child[1])
+            count[0] += below[child]
+            answers.pop()
+        else:
+            walk.append((target, child[1], _steps(tree, target), [0]))
     if without:
-        more = f" (and {len(without) - 1} more paths)" if len(without) > 1 else ""
+        more = _more_paths(below[(start.id, view.start())] - 1)
         reader.report(tree.lines["rules"], f"no rule sets a deployment for the path {_describe(without[0])}{more}")
-    for (first_id, other_id), answers in conflicts.items():
+    for (first_id, other_id), example in conflicts.items():
         line = next(rule.line for rule in tree.rules if rule.id == other_id)
-        reader.report(line, f"rules '{first_id}' and '{other_id}' set different deployments for the path {_describe(answers)}")
+        reader.report(line, f"rules '{first_id}' and '{other_id}' set different deployments for the path {_describe(example)}")
     for rule in tree.rules:
         if rule.id not in fired and all(_condition_possible(tree, condition) for condition in rule.when):
             reader.report(rule.line, f"rule '{rule.id}' can never fire: no path through the flow gives {_describe_conditions(rule)}")
@@ -266,11 +369,8 @@ def load_tree(path: Path) -> Tree:
 
 
 def tree_files(folder: Path) -> list[Path]:
-    """The tree files (`*.yaml`, `*.yml`) directly inside `folder`."""
-    try:
-        return sorted(p for p in Path(folder).iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
-    except OSError:
-        return []
+    """The tree files (`*.yaml`, `*.yml`) directly inside `folder` (`OSError` when it cannot be listed)."""
+    return sorted(p for p in Path(folder).iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
 
 
 def bundled_tree_path() -> Path:

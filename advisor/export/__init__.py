@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from advisor.export.html import render_html
 from advisor.export.markdown import render_markdown
 from advisor.export.view import RecommendationView, build_view
+from advisor.textnorm import json_safe
 
 if TYPE_CHECKING:
     from advisor.catalogue.match import Fit
@@ -35,7 +36,7 @@ class Format:
 
 
 def _render_json(view: RecommendationView) -> str:
-    return json.dumps(view.record(), ensure_ascii=False, indent=2) + "\n"
+    return json_safe(json.dumps(view.record(), ensure_ascii=False, indent=2)) + "\n"
 
 
 FORMATS: dict[str, Format] = {

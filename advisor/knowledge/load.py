@@ -327,7 +327,10 @@ def collection_problems(kb: KnowledgeBase, root: Path) -> list[Problem]:
     first_seen: dict[str, Entry] = {}
     for entry in kb.entries:
         display = display_path(Path(entry.path), root)
-        text = Path(entry.path).read_text(encoding="utf-8-sig")
+        try:
+            text = read_text(entry.path)  # read once already; it may have changed since (only line numbers need it)
+        except ValueError:
+            text = ""
         home = by_id.get(entry.topic, {}).get(entry.lang) or next(iter(by_id.get(entry.topic, {}).values()), None)
         if home is None:
             problems.append(Problem(display, _line_of(text, "topic:"), f"topic '{entry.topic}' is not an entry id"))

@@ -11,11 +11,13 @@ from pathlib import Path
 
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 
 from advisor.i18n import default_language, t
 from advisor.search.index import SearchIndex
 from advisor.problems import DataError
+from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.decision.session import Session
 from advisor.decision.tree import Tree
 from advisor.tui.advisor_commands import AdvisorCommands
@@ -81,7 +83,9 @@ class AdvisorApp(App[None]):
         self._suggester: QuestionSuggester | None = None
         self.settings_file = settings_path(config)
         self.config_folder = self.settings_file.parent
-        self.settings = load_settings(self.settings_file, default_lang=default_language())
+        loaded = load_settings(self.settings_file, default_lang=default_language())
+        self.settings = loaded.settings
+        self._loaded_settings = loaded  # its problem is shown once the app is up
         self.set_reactive(AdvisorApp.lang, lang or self.settings.lang)
         if self.settings.theme and self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
@@ -131,7 +135,35 @@ class AdvisorApp(App[None]):
     def on_mount(self) -> None:
         self.title = t("tui_title", self.lang)
         self.watch(self, "theme", self._theme_changed, init=False)
+        self._exit_on_signals()
+        if self._loaded_settings.problem is not None:
+            where = self._loaded_settings.moved_to or self.settings_file
+            self.notify(t("tui_settings_corrupt", self.lang, path=str(where), reason=self._loaded_settings.problem), severity="warning", timeout=15)
         self.call_after_refresh(self.offer_resume)
+
+    def _exit_on_signals(self) -> None:
+        """SIGTERM and SIGHUP (`kill`, a closed terminal window) end the app the way Ctrl+Q does,
+        so Textual leaves the alternate screen and turns mouse reporting off again."""
+        import asyncio
+        import signal
+
+        loop = asyncio.get_running_loop()
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)
+            if number is not None:
+                try:
+                    loop.add_signal_handler(number, self._end_by_signal, number)
+                except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no Unix signals
+                    pass
+
+    def _end_by_signal(self, number: int) -> None:
+        self.exit(return_code=128 + number)  # the shell's convention for "ended by signal N"
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information", timeout: float | None = None, markup: bool = False) -> None:
+        """Every notification, with markup off and escape sequences removed, whatever the caller
+        asked: advisor's notices carry file names, paths, error text and session values, and a
+        `[` in a file name must not crash the app or turn into an action."""
+        super().notify(clean(message), title=clean(title), severity=severity, timeout=timeout, markup=False)
 
     def offer_resume(self) -> None:
         """If the last run left an unfinished (or finished) wizard session, offer to resume it.

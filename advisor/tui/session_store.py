@@ -8,10 +8,10 @@ never deleted, so the app can start fresh and the user can still look at what we
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from advisor.files import move_aside
 from advisor.problems import OutputError
 from advisor.decision.session import Session, SessionFileError, load_session, save_session
 from advisor.decision.tree import Tree
@@ -48,7 +48,7 @@ class SessionStore:
 
     def load(self) -> Loaded:
         """The saved session; an unreadable file is moved aside and reported, not raised."""
-        if not self.path.exists():
+        if not os.path.lexists(self.path):
             return Loaded(None)
         try:
             return Loaded(load_session(self.path, self.tree))
@@ -56,12 +56,8 @@ class SessionStore:
             problem = error.problem.message
         except (OSError, ValueError) as error:  # a folder in its place, a broken disk...
             problem = str(error)
-        aside = self.path.with_name(f"{self.path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
-        try:
-            os.replace(self.path, aside)
-        except OSError:
-            return Loaded(None, None, problem)
-        return Loaded(None, aside, problem)
+        aside = move_aside(self.path)
+        return Loaded(None, Path(aside) if aside else None, problem)
 
     def save(self, session: Session) -> str | None:
         """Write `session`; returns why it could not be saved, or None on success."""

@@ -1,21 +1,26 @@
 """The TUI's remembered preferences (language and theme), kept as JSON in the config folder.
 
 Plain data and file I/O only, no Textual: the app reads them once at start-up and writes them
-when the user changes language or theme. A missing, unreadable or hand-mangled file is never an
-error; the defaults win and the next save repairs it.
+when the user changes language or theme. A missing setting or a value of the wrong kind is never
+an error: the defaults win and the next save repairs it. A file that is not JSON at all (or not a
+regular file, or absurdly large or nested) is moved aside, so the app can say so and the next
+save does not destroy what the user may want to look at.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from advisor.files import atomic_write
+from advisor.files import atomic_write, move_aside, read_text
 from advisor.i18n import LANGUAGES
 from advisor.problems import OutputError
 
 SETTINGS_FILE = "tui-settings.json"
+# Two short strings; anything much bigger is not a settings file.
+MAX_SETTINGS_BYTES = 64_000
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,21 @@ class Settings:
     theme: str = ""
 
 
+@dataclass(frozen=True)
+class LoadedSettings:
+    """What `load_settings` found.
+
+    Attributes:
+        settings: The settings to use (the defaults where the file had nothing usable).
+        moved_to: Where an unreadable file was moved, when it was.
+        problem: Why the file was unreadable.
+    """
+
+    settings: Settings
+    moved_to: Path | None = None
+    problem: str | None = None
+
+
 def settings_path(folder: Path | None = None) -> Path:
     """Where the settings live: `folder`, else the user's config folder."""
     if folder is None:
@@ -40,20 +60,23 @@ def settings_path(folder: Path | None = None) -> Path:
     return folder / SETTINGS_FILE
 
 
-def load_settings(path: Path, default_lang: str = "en") -> Settings:
-    """Settings read from `path`; anything missing or invalid falls back to the defaults."""
+def load_settings(path: Path, default_lang: str = "en") -> LoadedSettings:
+    """Settings read from `path`; a missing or invalid value falls back to its default, and an
+    unreadable file to all of them (moved aside, with the reason)."""
+    defaults = Settings(lang=default_lang)
+    if not os.path.lexists(path):
+        return LoadedSettings(defaults)
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError):
-        raw = {}
-    if not isinstance(raw, dict):
-        raw = {}
+        raw = json.loads(read_text(path, MAX_SETTINGS_BYTES))
+        if not isinstance(raw, dict):
+            raise ValueError("expected a JSON object")
+    except (ValueError, RecursionError) as error:  # RecursionError: json on deep nesting
+        problem = "nested too deeply" if isinstance(error, RecursionError) else str(error).removeprefix("cannot read file: ")
+        aside = move_aside(path)
+        return LoadedSettings(defaults, Path(aside) if aside else None, problem)
     lang = raw.get("lang")
     theme = raw.get("theme")
-    return Settings(
-        lang=lang if lang in LANGUAGES else default_lang,
-        theme=theme if isinstance(theme, str) else "",
-    )
+    return LoadedSettings(Settings(lang=lang if lang in LANGUAGES else default_lang, theme=theme if isinstance(theme, str) else ""))
 
 
 def save_settings(path: Path, settings: Settings) -> bool:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -86,13 +88,33 @@ def test_settings_fall_back_to_defaults(tmp_path: Path, content: str | None, exp
     path = tmp_path / "settings.json"
     if content is not None:
         path.write_text(content, encoding="utf-8")
-    assert load_settings(path) == expected
+    assert load_settings(path).settings == expected
+
+
+@pytest.mark.parametrize(
+    ("make", "reason"),
+    [
+        (lambda path: path.write_text("[" * 20_000 + "]" * 20_000, encoding="utf-8"), "nested too deeply"),
+        (lambda path: path.write_text("not json", encoding="utf-8"), "Expecting value"),
+        (lambda path: path.write_text("[1, 2]", encoding="utf-8"), "expected a JSON object"),
+        (lambda path: os.mkfifo(path), "not a regular file"),
+        (lambda path: path.symlink_to("/dev/zero"), "not a regular file"),
+    ],
+    ids=["deep-nesting", "not-json", "not-an-object", "fifo", "dev-zero-link"],
+)
+def test_unreadable_settings_are_moved_aside_with_the_reason(tmp_path: Path, make: Callable[[Path], object], reason: str) -> None:
+    path = tmp_path / "tui-settings.json"
+    make(path)
+    loaded = load_settings(path, default_lang="vi")
+    assert loaded.settings == Settings("vi", "")
+    assert reason in (loaded.problem or "")
+    assert loaded.moved_to is not None and os.path.lexists(loaded.moved_to) and not os.path.lexists(path)
 
 
 def test_settings_round_trip_and_unwritable_folder(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "settings.json"
     assert save_settings(path, Settings("vi", "gruvbox"))
-    assert load_settings(path) == Settings("vi", "gruvbox")
+    assert load_settings(path).settings == Settings("vi", "gruvbox")
     blocker = tmp_path / "file"
     blocker.write_text("", encoding="utf-8")
     assert not save_settings(blocker / "settings.json", Settings())

@@ -108,7 +108,7 @@ class EntryScreen(AdvisorScreen[None]):
         listing.set_options(Option(f"› {clean(title)}", id=rid) for rid, title in related)
         listing.display = bool(related)
         label.display = bool(related)
-        self.sub_title = meta.title
+        self.sub_title = clean(meta.title)  # the header draws it as it is
 
     @on(OptionList.OptionSelected, "#entry-related")
     async def _follow(self, event: OptionList.OptionSelected) -> None:

@@ -69,7 +69,7 @@ class AnswerCard(Vertical):
         parts = []
         if self.answer.score is not None:
             parts.append(f"{t('confidence', self.lang)} {self.answer.score:.0f}")
-        parts.append(f"{t('tui_source', self.lang)}: {self.answer.source or 'providers.yaml'}")
+        parts.append(f"{t('tui_source', self.lang)}: {clean(self.answer.source or 'providers.yaml')}")  # a folder name can hold escapes
         return " · ".join(parts)
 
     def _sources(self) -> str:

@@ -153,23 +153,23 @@ def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> N
         out = [style.bold(t("no_answer", lang))]
         if reply.suggestions:
             out += ["", t("did_you_mean", lang) + ":"]
-            out += [f"  • {clean(title)} " + style.dim(f"(advisor show {entry_id})") for entry_id, title in reply.suggestions]
-        out += ["", style.dim(t("try_guide", lang))]
+            out += [style.item(clean(title), f"advisor show {entry_id}") for entry_id, title in reply.suggestions]
+        out += ["", style.note(t("try_guide", lang))]
     elif reply.catalogue is not None:
-        out = [style.heading(clean(article.title)) + "  " + style.dim(f"[{clean(article.id)}]"), "", style.markdown(article.body)]
+        out = [style.with_aside(clean(article.title), f"[{clean(article.id)}]", style.heading), "", style.markdown(article.body)]
         if article.related:
             entry_id, title = article.related[0]
-            out += ["", style.bold(t("see_also", lang) + ":"), f"  • {clean(title)} " + style.dim(f"(advisor show {entry_id})")]
+            out += ["", style.bold(t("see_also", lang) + ":"), style.item(clean(title), f"advisor show {entry_id}")]
     else:
-        out = [style.heading(clean(article.title)) + "  " + style.dim(f"[{article.id} · {t('confidence', lang)} {article.score:.0f}]")]
+        out = [style.with_aside(clean(article.title), f"[{article.id} · {t('confidence', lang)} {article.score:.0f}]", style.heading)]
         if article.wanted_lang:
-            out.append(style.dim(t("language_fallback", lang, wanted=article.wanted_lang, shown=article.lang)))
+            out.append(style.note(t("language_fallback", lang, wanted=article.wanted_lang, shown=article.lang)))
         out += ["", style.markdown(short_answer(article))]
-        out += ["", style.dim(t("read_all", lang, command=f"advisor show {article.id}"))]
+        out += ["", style.note(t("read_all", lang, command=f"advisor show {article.id}"))]
         others = reply.outcome.hits[1:top]
         if others:
             out += ["", style.bold(t("other_matches", lang) + ":")]
-            out += [f"  • {clean(index.meta(h.entry).title)} " + style.dim(f"(advisor show {h.topic})") for h in others]
+            out += [style.item(clean(index.meta(h.entry).title), f"advisor show {h.topic}") for h in others]
     if explain:
         out += ["", _explain_text(reply, style)]
     print("\n".join(matched + out))
@@ -183,12 +183,12 @@ def _article_footer(article: Article, lang: str, style: Styler) -> list[str]:
     out: list[str] = []
     if article.related:
         out += ["", style.bold(t("related", lang) + ":")]
-        out += [f"  • {clean(title)} " + style.dim(f"(advisor show {rid})") for rid, title in article.related]
+        out += [style.item(clean(title), f"advisor show {rid}") for rid, title in article.related]
     if article.sources:
         from advisor.reply import source_text
 
         out += ["", style.bold(t("sources", lang) + ":")]
-        out += [f"  • {clean(source_text(title, url))}" for title, url in article.sources]
+        out += ["\n".join(style.wrap(clean(source_text(title, url)), "  • ", "    ")) for title, url in article.sources]
     return out
 
 
@@ -219,7 +219,7 @@ def _explain_text(reply: Reply, style: Styler) -> str:
 def run_show(args: argparse.Namespace) -> int:
     from advisor.i18n import default_language, t
     from advisor.reply import entry_article, hit_record
-    from advisor.terminal import Styler, page
+    from advisor.terminal import Styler, is_terminal, page
     from advisor.textnorm import strip_terminal_escapes as clean
 
     index = _index(args)
@@ -235,7 +235,12 @@ def run_show(args: argparse.Namespace) -> int:
         return 0
     article = entry_article(index, found, None)
     style = Styler.for_stream(sys.stdout)
-    out = [style.heading(clean(article.title)) + "  " + style.dim(f"[{article.id} · {article.lang}]"), "", style.markdown(article.body)]
+    body = clean(article.body)
+    if is_terminal(sys.stdout):
+        from advisor.terminal_markdown import render_markdown
+
+        body = render_markdown(body, style).rstrip("\n")
+    out = [style.with_aside(clean(article.title), f"[{article.id} · {article.lang}]", style.heading), "", body]
     out += _article_footer(article, lang, style)
     page("\n".join(out))
     return 0

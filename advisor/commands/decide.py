@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from advisor.commands.common import add_kb_option, add_lang_option, checked_text, kb_root
 from advisor.i18n import t
 from advisor.problems import UsageError
+from advisor.terminal import Styler, is_terminal, page
 
 if TYPE_CHECKING:
     from advisor.decision.recommend import Recommendation
@@ -103,11 +104,16 @@ def _emit(args: argparse.Namespace, rec: Recommendation, lang: str, out: TextIO)
     from advisor.library import open_index
 
     root = Path(kb_root(args))
-    text = export_text(rec, _format(args), lang, open_index(root), root)
+    fmt = _format(args)
+    text = export_text(rec, fmt, lang, open_index(root), root)
     if args.output and args.output != "-":
         atomic_write(args.output, text, force=args.force)
         print(t("rec_written", lang, path=args.output), file=sys.stderr)
-    else:
+    elif fmt == "md" and args.format is None and is_terminal(out):  # for a person: styled, wrapped, paged
+        from advisor.terminal_markdown import render_markdown
+
+        page(render_markdown(text, Styler.for_stream(out)), out)
+    else:  # for a program or a file (`--format md` asks for the Markdown itself)
         out.write(text)
         out.flush()
     return 0

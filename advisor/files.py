@@ -99,22 +99,22 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes | Iterable[byte
     """
     target = os.fspath(path)
     if target.endswith((os.sep, "/")) or os.path.isdir(target):
-        raise OutputError(f"{target} is a folder, not a file")
+        raise OutputError("err_output_is_folder", path=target)
     folder = os.path.dirname(target) or "."
     if not os.path.isdir(folder):
-        raise OutputError(f"cannot write {target}: folder {folder} does not exist")
+        raise OutputError("err_output_no_folder", path=target, folder=folder)
     existing = _existing(target)
     if existing is not None:
         if not force:
-            raise OutputExists(f"{target} already exists; use --force to overwrite it")
+            raise OutputExists("err_output_exists", path=target)
         if not stat.S_ISREG(existing.st_mode):
-            raise OutputError(f"{target} is not a regular file; refusing to replace it")
+            raise OutputError("err_output_not_regular", path=target)
     mode = stat.S_IMODE(existing.st_mode) if existing is not None else 0o666 & ~_umask()
     temporary = os.path.join(folder, f".{os.path.basename(target)}.{os.getpid()}.{time.monotonic_ns()}.tmp")
     try:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
     except OSError as error:
-        raise OutputError(f"cannot write {target}: {error.strerror or error}") from None
+        raise OutputError("err_cannot_write", path=target, reason=error.strerror or error) from None
     try:
         with os.fdopen(fd, "wb") as stream:
             pieces = [data.encode("utf-8")] if isinstance(data, str) else [data] if isinstance(data, bytes) else data
@@ -133,7 +133,7 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes | Iterable[byte
         except OSError:
             pass
         if isinstance(error, OSError):
-            raise OutputError(f"cannot write {target}: {error.strerror or error}") from None
+            raise OutputError("err_cannot_write", path=target, reason=error.strerror or error) from None
         raise
 
 
@@ -143,7 +143,7 @@ def _existing(path: str) -> os.stat_result | None:
     except FileNotFoundError:
         return None
     except OSError as error:
-        raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+        raise OutputError("err_cannot_write", path=path, reason=error.strerror or error) from None
 
 
 def _umask() -> int:

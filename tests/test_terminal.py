@@ -192,3 +192,29 @@ def test_short_output_is_not_paged(tmp_path: Path) -> None:
 def test_show_on_a_terminal_aligns_tables() -> None:
     shown = visible(run_in_terminal("show", "gpu-sharing", "--lang", "en", columns=80))
     assert "─┼─" in shown and "|---|" not in shown
+
+
+def test_ctrl_c_at_the_guide_prompt_ends_the_line() -> None:
+    import pty
+    import signal
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "COLUMNS": "80", "LINES": "50", "PAGER": ""}
+    process = subprocess.Popen([sys.executable, "-m", "advisor", "guide"], stdin=slave, stdout=slave, stderr=slave, env=env)
+    out = b""
+    try:
+        while b"q quit): " not in out and select.select([master], [], [], 60)[0]:
+            out += os.read(master, 65536)
+        process.send_signal(signal.SIGINT)  # what Ctrl+C at the prompt sends
+        assert process.wait(timeout=60) == 130
+        while select.select([master], [], [], 1)[0]:
+            chunk = os.read(master, 65536)
+            if not chunk:
+                break
+            out += chunk
+    finally:
+        os.close(slave)
+        os.close(master)
+        if process.poll() is None:
+            process.kill()
+    assert out.decode("utf-8").replace("\r\n", "\n").endswith("q quit): \n")  # the shell's prompt starts a new line

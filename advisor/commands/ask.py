@@ -23,26 +23,26 @@ if TYPE_CHECKING:
 
 
 def add_parser(sub: Any) -> None:
-    ask = sub.add_parser("ask", help="answer a question", description="Answer a question from the knowledge base.")
-    ask.add_argument("question", nargs="*", help="the question (quote it, or pass several words); - reads a question or a pasted log from standard input")
+    ask = sub.add_parser("ask", help="cli_help_ask", description="cli_desc_ask")
+    ask.add_argument("question", nargs="*", help="cli_arg_ask_question")
     add_lang_option(ask)
-    ask.add_argument("--top", type=int, default=None, metavar="N", help="show the N best matches (default 1; 3 with --json)")
-    ask.add_argument("--json", action="store_true", help="print JSON instead of text")
-    ask.add_argument("--batch", metavar="FILE", help="answer one question per line of FILE ('-' for stdin); prints JSON lines")
-    ask.add_argument("--explain", action="store_true", help="say why this answer was chosen")
+    ask.add_argument("--top", type=int, default=None, metavar="N", help="cli_arg_ask_top")
+    ask.add_argument("--json", action="store_true", help="cli_arg_json")
+    ask.add_argument("--batch", metavar="FILE", help="cli_arg_ask_batch")
+    ask.add_argument("--explain", action="store_true", help="cli_arg_ask_explain")
     add_kb_option(ask)
     ask.set_defaults(run=run_ask)
 
-    show = sub.add_parser("show", help="print one knowledge entry by id", description="Print one knowledge entry by id.")
-    show.add_argument("id", help="entry id, e.g. mig")
-    add_lang_option(show, "entry language (default: from the environment)")
-    show.add_argument("--json", action="store_true", help="print JSON instead of text")
+    show = sub.add_parser("show", help="cli_help_show", description="cli_desc_show")
+    show.add_argument("id", help="cli_arg_show_id")
+    add_lang_option(show, "cli_arg_lang_entry")
+    show.add_argument("--json", action="store_true", help="cli_arg_json")
     add_kb_option(show)
     show.set_defaults(run=run_show)
 
-    listing = sub.add_parser("list", help="list knowledge entries", description="List the knowledge entries.")
-    add_lang_option(listing, "only entries in this language (default: all)")
-    listing.add_argument("--json", action="store_true", help="print a JSON array")
+    listing = sub.add_parser("list", help="cli_help_list", description="cli_desc_list")
+    add_lang_option(listing, "cli_arg_lang_list")
+    listing.add_argument("--json", action="store_true", help="cli_arg_list_json")
     add_kb_option(listing)
     listing.set_defaults(run=run_list)
 
@@ -67,18 +67,18 @@ def _index(args: argparse.Namespace) -> SearchIndex:
 def run_ask(args: argparse.Namespace) -> int:
     if args.batch is not None:
         if args.question:
-            raise UsageError("give either a question or --batch, not both")
+            raise UsageError("err_question_and_batch")
         return _run_batch(args)
     if args.top is not None and args.top < 1:
-        raise UsageError("--top must be at least 1")
+        raise UsageError("err_top_too_small")
     pasted = None
     if args.question == ["-"] or (not args.question and not sys.stdin.isatty()):
         pasted = _read_paste()
         question = pasted.strip()
     else:
-        question = checked_text(" ".join(args.question), "the question").strip()
+        question = checked_text(" ".join(args.question), "err_not_utf8_question").strip()
     if not question:
-        raise UsageError("no question given; try: advisor ask \"what is MIG?\"")
+        raise UsageError("err_no_question")
     from advisor.reply import answer, answer_paste, reply_record
 
     index = _index(args)
@@ -104,7 +104,9 @@ def _read_paste() -> str:
     past that is dropped); bytes that are not UTF-8 are replaced, as logs carry all sorts."""
     data = sys.stdin.buffer.read(MAX_PASTE_BYTES + 1)
     if len(data) > MAX_PASTE_BYTES:
-        print(f"note: only the first {MAX_PASTE_BYTES // 1_000_000} MB of the input were read", file=sys.stderr)
+        from advisor.i18n import default_language, t
+
+        print(t("err_paste_cut", default_language(), megabytes=MAX_PASTE_BYTES // 1_000_000), file=sys.stderr)
         data = data[:MAX_PASTE_BYTES]
     return data.decode("utf-8", "replace")
 
@@ -119,20 +121,17 @@ def _run_batch(args: argparse.Namespace) -> int:
             with open(args.batch, "rb") as handle:
                 raw, name = handle.read(), args.batch
         except OSError as error:
-            raise UsageError(f"cannot read {args.batch}: {error.strerror}") from None
+            raise UsageError("err_cannot_read", path=args.batch, reason=error.strerror) from None
     lines: list[str] = []
     for number, line in enumerate(raw.splitlines(), start=1):
         try:
             lines.append(line.decode("utf-8-sig" if number == 1 else "utf-8"))
         except UnicodeDecodeError:
-            raise UsageError(f"{name}:{number}: not valid UTF-8") from None
+            raise UsageError("err_line_not_utf8", path=name, line=number) from None
     index = _index(args)
     top = args.top or 3
-    for line in lines:
-        question = line.strip()
-        if not question:
-            continue
-        record = reply_record(index, answer(index, question, args.lang, limit=top), top, explain=args.explain)
+    for line in lines:  # one record per line, a blank one too (unanswered), so output lines up with input
+        record = reply_record(index, answer(index, line.strip(), args.lang, limit=top), top, explain=args.explain)
         sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
     return 0
 

@@ -207,7 +207,8 @@ class SummaryScreen(AdvisorScreen[str | None]):
         try:
             atomic_write(request.path, self.export_text(request.fmt, lang), force=force)
         except (OutputError, OSError, ValueError) as error:
-            self.notify(t("tui_export_failed", lang, reason=str(error)), severity="error", timeout=10)
+            reason = error.text(lang) if isinstance(error, OutputError) else str(error)
+            self.notify(t("tui_export_failed", lang, reason=reason), severity="error", timeout=10)
             return False
         self.exported.append(request.path)
         self.notify(t("tui_export_saved", lang, path=str(request.path)), timeout=10)

@@ -165,3 +165,9 @@ def test_questions_are_asked_only_where_relevant(bundled: Tree) -> None:
         if "team_ops" in answers:
             assert answers["control_plane"] == "self-run"
 
+
+
+def test_the_vietnamese_tree_says_image_as_engineers_do() -> None:
+    """A container image is an "image" in Vietnamese engineering, never a picture ("hình ảnh")."""
+    text = bundled_tree_path().read_text(encoding="utf-8")
+    assert "image" in text and "hình ảnh" not in text

@@ -220,3 +220,15 @@ async def test_after_changing_the_first_answer_the_progress_counts_the_new_path(
         assert str(wizard.query_one("#wizard-progress", Static).render()) == f"Question 2 of about {total}"
         shown = [option.id for option in wizard.query_one("#wizard-answers", OptionList).options]
         assert shown == ["workload"]  # not the inference answers the new path has not reached
+
+
+async def test_at_80x24_the_recommendation_keeps_most_of_the_screen(kb_index: SearchIndex) -> None:
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        summary = await _summary(pilot, NOTEBOOK)
+        assert summary.query_one("#summary-cited").region.height <= 2
+        assert summary.query_one("#summary-body").region.height >= 16
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(100, 40)) as pilot:
+        summary = await _summary(pilot, NOTEBOOK)
+        assert summary.query_one("#summary-cited").region.height == 4  # room enough: more of them

@@ -42,6 +42,8 @@ class SummaryScreen(AdvisorScreen[str | None]):
 
     CSS_PATH = "summary_screen.tcss"
     AUTO_FOCUS = "#summary-body"
+    # Below 30 rows the cited entries give their room to the recommendation (see the .tcss).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
 
     BINDINGS = [
         Binding("escape", "chat", "tui_key_chat"),

@@ -53,7 +53,6 @@ class AdvisorApp(App[None]):
 
     BINDINGS = [
         Binding("ctrl+g", "guide", "tui_key_guide"),
-        Binding("ctrl+t", "ask", "tui_key_chat"),
         Binding("ctrl+l", "toggle_language", "tui_key_language"),
         Binding("f1", "help", "tui_key_help"),
         Binding("question_mark", "help", "tui_key_help", show=False),
@@ -187,11 +186,8 @@ class AdvisorApp(App[None]):
             self.notify(t("tui_settings_not_saved", self.lang, path=str(self.settings_file)), severity="warning")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Show "Guide" only away from the guide, and "Chat" only in the wizard (the chat is where
-        it leads; the summary's Escape goes there): room is short at 80 columns."""
+        """Hide "Guide" from the footer where the guide is already on screen (it saves room at 80 columns)."""
         if action == "guide" and isinstance(self.screen, (WizardScreen, SummaryScreen)):
-            return False
-        if action == "ask" and not isinstance(self.screen, WizardScreen):
             return False
         return True
 

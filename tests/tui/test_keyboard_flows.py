@@ -89,7 +89,7 @@ async def test_ctrl_t_leaves_the_wizard_for_the_chat_keeping_the_answers(kb_inde
         wizard = app.screen
         assert isinstance(wizard, WizardScreen)
         await pilot.press("1", "1")  # two answers
-        assert _footer_actions(app)["ask"] == "ctrl+t"
+        assert _footer_actions(app)["app.ask"] == "ctrl+t"
         await pilot.press("ctrl+t")
         await pilot.pause()
         assert isinstance(app.screen, ChatScreen)

@@ -44,6 +44,7 @@ class WizardScreen(AdvisorScreen[None]):
     BINDINGS = [
         Binding("escape", "back", "tui_key_back"),
         Binding("o", "open_entry", "tui_key_read_entry"),
+        Binding("ctrl+t", "app.ask", "tui_key_chat"),  # Esc walks back through the answers; this leaves them saved
         Binding("ctrl+r", "restart", "tui_key_restart", show=False),  # in F1's list: the footer is full at 80 columns
         Binding("a", "focus_answers", "tui_key_answers", show=False),
         *(Binding(str(number), f"choose({number})", "tui_key_choose_number", show=False) for number in range(1, 10)),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import importlib
 import io
 import os
@@ -34,17 +35,59 @@ COMMANDS: dict[str, str] = {
 
 
 class _Formatter(argparse.HelpFormatter):
-    """argparse's formatter, sized without importing `shutil`.
+    """argparse's formatter in the interface language, sized without importing `shutil`.
 
-    argparse makes a formatter for every `add_argument` and asks `shutil.get_terminal_size()`
-    for its width; `shutil` imports bz2 and lzma, a millisecond of `advisor ask`. The width is
-    worked out the same way: `COLUMNS`, else the terminal, else 80.
+    Help texts are label keys ("cli_help_ask") looked up only when help is printed, so parsing
+    `advisor ask` never reads the locale files for them; argparse's own words (usage, section
+    titles) are looked up the same way. Lines break at spaces only ("not-sure", "--json" stay
+    whole). argparse makes a formatter for every `add_argument` and asks
+    `shutil.get_terminal_size()` for its width; `shutil` imports bz2 and lzma, a millisecond of
+    `advisor ask`. The width is worked out the same way: `COLUMNS`, else the terminal, else 80.
+
+    Args:
+        lang: The language of the help.
+        values: Values to fill into the help texts (the list of provider needs).
     """
 
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None) -> None:
+    SECTIONS = {"positional arguments": "cli_positionals", "options": "cli_options"}
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None,
+                 *, lang: str = "en", values: dict[str, str] | None = None) -> None:
         if width is None:
             width = _columns() - 2
         super().__init__(prog, indent_increment, max_help_position, width)
+        self.lang = lang
+        self.values = values or {}
+
+    def say(self, text: str | None) -> str | None:
+        """`text` in the help's language when it is a label key, else as written."""
+        if text and text.startswith("cli_"):
+            from advisor.i18n import t
+
+            return t(text, self.lang, **self.values)
+        return text
+
+    def add_usage(self, usage: str | None, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, prefix if prefix is not None else self.say("cli_usage"))
+
+    def start_section(self, heading: str | None) -> None:
+        super().start_section(self.say(self.SECTIONS.get(heading or "", heading)))
+
+    def add_text(self, text: str | None) -> None:
+        super().add_text(self.say(text))
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        return self.say(action.help)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False)
 
 
 def _columns() -> int:
@@ -61,29 +104,69 @@ def _columns() -> int:
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that exits with status 2 and one line, the documented usage-error contract."""
+    """argparse that exits with status 2 and one line, the documented usage-error contract, and
+    writes its help in `lang` (help texts are label keys; `help_values` fill them in)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", _Formatter)
+    def __init__(self, *args: Any, lang: str = "en", help_values: dict[str, str] | None = None, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", functools.partial(_Formatter, lang=lang, values=help_values))
+        kwargs["add_help"] = False  # added below, so its help is a label key too
         super().__init__(*args, **kwargs)
+        self.lang = lang
+        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS, help="cli_help_help")
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, error_line(_argparse_message(message, self.lang), self.lang, self.prog) + "\n")
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The full parser, or with `only` a command's name, one with just that command's module.
+# argparse's own error messages (its English wording) and the labels that say them.
+_ARGPARSE_MESSAGES = (
+    (r"argument (?P<argument>[^:]+): (?P<message>.*)", "cli_argparse_argument"),
+    (r"invalid choice: (?P<value>.*) \(choose from (?P<choices>.*)\)", "cli_argparse_invalid_choice"),
+    (r"invalid (?P<type>\w+) value: (?P<value>.*)", "cli_argparse_invalid_value"),
+    (r"expected one argument", "cli_argparse_expected_one"),
+    (r"the following arguments are required: (?P<names>.*)", "cli_argparse_required"),
+    (r"unrecognized arguments: (?P<names>.*)", "cli_argparse_unrecognized"),
+    (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)", "cli_argparse_ambiguous"),
+)
+
+
+def _argparse_message(message: str, lang: str) -> str:
+    """An argparse error message in `lang` (as argparse wrote it when unknown)."""
+    if lang == "en":
+        return message
+    import re
+
+    from advisor.i18n import t
+
+    for pattern, key in _ARGPARSE_MESSAGES:
+        found = re.fullmatch(pattern, message)
+        if found is not None:
+            values = found.groupdict()
+            if "message" in values:
+                values["message"] = _argparse_message(values["message"], lang)
+            return t(key, lang, **values)
+    return message
+
+
+def error_line(message: str, lang: str, prog: str = "advisor") -> str:
+    """The one line a usage error prints: "advisor: error: ..." in the interface language."""
+    from advisor.i18n import t
+
+    return t("cli_error", lang, prog=prog, message=message)
+
+
+def build_parser(only: str | None = None, lang: str = "en") -> argparse.ArgumentParser:
+    """The full parser, or with `only` a command's name, one with just that command's module;
+    its help is in `lang`.
 
     Importing every command module to parse `advisor ask` would cost more than the answer; the
     full parser is still built for `advisor --help` and for unknown commands.
     """
-    parser = _Parser(
-        prog="advisor",
-        description="Answers questions about renting and orchestrating cloud GPUs, and recommends a set-up.",
-        epilog="Run `advisor` alone on a terminal to open the interactive app.",
-    )
-    parser.add_argument("--version", action="store_true", help="print the version and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser = _Parser(prog="advisor", description="cli_description", epilog="cli_epilog", lang=lang)
+    parser.add_argument("--version", action="store_true", help="cli_version_help")
+    # argparse only calls `parser_class(**kwargs)`, so a partial carries the language to every command's parser.
+    commands = functools.partial(_Parser, lang=lang)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=commands)  # type: ignore[call-overload]
     seen: set[str] = set()
     for command in COMMANDS if only is None else (only,):
         module_name = COMMANDS[command]
@@ -91,6 +174,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             seen.add(module_name)
             importlib.import_module(f"advisor.commands.{module_name}").add_parser(sub)
     return parser
+
+
+def help_language(argv: Sequence[str]) -> str:
+    """The language `--help` is written in: `--lang` when given, else the interface language of
+    the environment, as for everything else advisor prints."""
+    from advisor.i18n import LANGUAGES, default_language
+
+    for number, word in enumerate(argv):
+        given = word.removeprefix("--lang=") if word.startswith("--lang=") else argv[number + 1] if word == "--lang" and number + 1 < len(argv) else None
+        if given in LANGUAGES:
+            return given
+
+    return default_language()
 
 
 def _looks_like_question(argv: Sequence[str]) -> bool:
@@ -177,11 +273,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv = [*argv[1:2], "--help"]
     meant = mistyped_command(argv)
     if meant is not None:
-        print(f"advisor: error: unknown command '{argv[0]}'; did you mean: {meant}", file=sys.stderr)
+        from advisor.i18n import t
+
+        lang = help_language(argv)
+        print(error_line(t("cli_unknown_command", lang, word=argv[0], meant=meant), lang), file=sys.stderr)
         return 2
     if _looks_like_question(argv):  # `advisor "mig la gi"` is a question
         argv = ["ask", *argv]
-    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
+    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None, help_language(argv))
     args = parser.parse_args(argv)
     if args.version:
         from advisor import __version__
@@ -200,7 +299,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _error(str(error.problem))
         return 2
     except AdvisorError as error:  # usage, invalid answers or needs, output that cannot be written
-        _error(f"advisor: error: {error}")
+        lang = getattr(args, "lang", None) or help_language(argv)
+        _error(error_line(error.text(lang), lang))
         return 2
     except KeyboardInterrupt:
         return 130

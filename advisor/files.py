@@ -123,18 +123,18 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes | Iterable[byte
     """
     shown = target = os.fspath(path)
     if target.endswith((os.sep, "/")) or os.path.isdir(target):
-        raise OutputError(f"{shown} is a folder, not a file")
+        raise OutputError("err_output_is_folder", path=shown)
     if os.path.islink(target):  # write where the link points, as a shell redirection would
         target = os.path.realpath(target)
     folder = os.path.dirname(target) or "."
     if not os.path.isdir(folder):
-        raise OutputError(f"cannot write {shown}: folder {folder} does not exist")
+        raise OutputError("err_output_no_folder", path=shown, folder=folder)
     existing = _existing(target, shown)
     if existing is not None:
         if not force:
-            raise OutputExists(f"{shown} already exists; use --force to overwrite it")
+            raise OutputExists("err_output_exists", path=shown)
         if not stat.S_ISREG(existing.st_mode):
-            raise OutputError(f"{shown} is not a regular file; refusing to replace it")
+            raise OutputError("err_output_not_regular", path=shown)
     mode = stat.S_IMODE(existing.st_mode) if existing is not None else 0o666 & ~_umask()
     trap = _SignalTrap()
     try:
@@ -142,7 +142,7 @@ def atomic_write(path: str | os.PathLike[str], data: str | bytes | Iterable[byte
     except _Signalled as caught:
         trap.release()
         os.kill(os.getpid(), caught.signum)  # the signal's usual course, now that nothing is left behind
-        raise OutputError(f"cannot write {shown}: interrupted") from None
+        raise OutputError("err_cannot_write", path=shown, reason="interrupted") from None
     finally:
         trap.release()
 
@@ -154,7 +154,7 @@ def _write_new(target: str, shown: str, data: str | bytes | Iterable[bytes], mod
     try:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
     except OSError as error:
-        raise OutputError(f"cannot write {shown}: {error.strerror or error}") from None
+        raise OutputError("err_cannot_write", path=shown, reason=error.strerror or error) from None
     try:
         with os.fdopen(fd, "wb") as stream:
             pieces = [data.encode("utf-8")] if isinstance(data, str) else [data] if isinstance(data, bytes) else data
@@ -173,7 +173,7 @@ def _write_new(target: str, shown: str, data: str | bytes | Iterable[bytes], mod
         except OSError:
             pass
         if isinstance(error, OSError):
-            raise OutputError(f"cannot write {shown}: {error.strerror or error}") from None
+            raise OutputError("err_cannot_write", path=shown, reason=error.strerror or error) from None
         raise
 
 
@@ -223,7 +223,7 @@ def _existing(path: str, shown: str) -> os.stat_result | None:
     except FileNotFoundError:
         return None
     except OSError as error:
-        raise OutputError(f"cannot write {shown}: {error.strerror or error}") from None
+        raise OutputError("err_cannot_write", path=shown, reason=error.strerror or error) from None
 
 
 def _umask() -> int:

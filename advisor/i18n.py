@@ -17,7 +17,7 @@ def labels(lang: str) -> dict[str, str]:
         return json.load(handle)
 
 
-def t(key: str, lang: str, **values: object) -> str:
+def t(key: str, lang: str, /, **values: object) -> str:
     """The label `key` in `lang` (English when missing), formatted with `values`."""
     text = labels(lang).get(key) or labels("en").get(key) or key
     return text.format(**values) if values else text

@@ -27,7 +27,29 @@ class Problem(namedtuple("Problem", ("path", "line", "message", "warning"), defa
 
 
 class AdvisorError(Exception):
-    """An error the user can act on; its message is one line."""
+    """An error the user can act on; its message is one line.
+
+    Raised with a label key of `advisor/locales` and the values it names
+    (`UsageError("err_top_too_small")`), the error can say itself in any interface language
+    (`text(lang)`); `str()` is the English. Any other first argument is the message itself.
+    """
+
+    def __init__(self, message: str = "", **values: object) -> None:
+        self.key = message if message.startswith("err_") else None
+        self.values = values
+        if self.key is not None:
+            from advisor.i18n import t
+
+            message = t(self.key, "en", **values)
+        super().__init__(message)
+
+    def text(self, lang: str) -> str:
+        """The message in `lang` (English when it was not raised with a label key)."""
+        if self.key is None:
+            return str(self)
+        from advisor.i18n import t
+
+        return t(self.key, lang, **self.values)
 
 
 class DataError(AdvisorError):

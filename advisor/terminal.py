@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from advisor.textnorm import strip_terminal_escapes
@@ -98,6 +99,9 @@ class Styler:
     def accent(self, text: str) -> str:
         return self(text, _ACCENT)
 
+    def code(self, text: str) -> str:
+        return self(text, _CODE)
+
     def wrap(self, text: str, indent: str = "", hanging: str = "") -> list[str]:
         """`text` as lines of at most the width (one line when there is no width)."""
         if self.width is None or len(indent) + len(text) <= self.width:
@@ -105,6 +109,30 @@ class Styler:
         import textwrap
 
         return textwrap.wrap(text, width=self.width, initial_indent=indent, subsequent_indent=hanging or indent, break_long_words=False, break_on_hyphens=False) or [indent]
+
+    def with_aside(self, text: str, aside: str, look: Callable[[str], str] | None = None, first: str = "", hanging: str = "", gap: str = "  ") -> str:
+        """`text` styled by `look` then `aside` dimmed ("• MIG (advisor show mig)", a title and its
+        tag), wrapped to the width with the aside kept whole on the last line."""
+        glued = aside.replace(" ", "\u00a0")  # textwrap never breaks at a no-break space
+        lines = self.wrap(f"{text}{gap}{glued}", first, hanging)
+        out = []
+        for number, line in enumerate(lines):
+            lead = first if number == 0 else hanging
+            body = line[len(lead) :]
+            tail = ""
+            if number == len(lines) - 1 and body.endswith(glued):
+                body = body[: -len(glued)].rstrip()
+                tail = (gap if body else "") + self.dim(aside)
+            out.append(lead + (look(body) if look and body else body) + tail)
+        return "\n".join(out).replace("\u00a0", " ")
+
+    def note(self, text: str) -> str:
+        """A dimmed aside ("the whole entry: advisor show mig"), wrapped to the width."""
+        return "\n".join(self.dim(line) for line in self.wrap(text))
+
+    def item(self, text: str, aside: str) -> str:
+        """A bullet of a list under a heading: "  • text (aside)", wrapped under its text."""
+        return self.with_aside(text, f"({aside})", first="  • ", hanging="    ", gap=" ")
 
     def markdown(self, text: str) -> str:
         """Lay out a Markdown body for the terminal (the Markdown itself when colour is off and
@@ -122,7 +150,14 @@ class Styler:
             nonlocal first, hanging
             if block:
                 joined = " ".join(part.strip() for part in block)
-                out.extend(self._inline(piece) for piece in self.wrap(joined, first, hanging))
+                if self.width is not None:
+                    joined = _keep_whole(joined, self.width)
+                open_code = False  # a long code span split across lines is closed and reopened
+                for number, piece in enumerate(self.wrap(joined, first, hanging)):
+                    lead = first if number == 0 else hanging or first
+                    body = ("`" if open_code else "") + piece[len(lead) :]
+                    open_code = body.count("`") % 2 == 1
+                    out.append(self._inline(lead + body.replace("\u00a0", " ") + ("`" if open_code else "")))
                 block.clear()
             first = hanging = ""
 
@@ -163,6 +198,19 @@ class Styler:
         line = _INLINE_CODE.sub(lambda m: f"{_CODE}{m.group(1)}{_RESET}", line)
         line = _STRONG.sub(lambda m: f"{_BOLD}{m.group(1)}{_RESET}", line)
         return _EMPHASIS.sub(lambda m: f"{_DIM}{m.group(1)}{_RESET}", line)
+
+
+def _keep_whole(text: str, width: int) -> str:
+    """Short code spans, links and bold runs joined by no-break spaces, so wrapping never splits
+    one (its style is applied line by line, and half a span would show its backticks)."""
+
+    def glue(found: re.Match[str]) -> str:
+        span = found.group(0)
+        return span.replace(" ", "\u00a0") if len(span) * 2 <= width else span
+
+    for pattern in (_INLINE_CODE, _LINK, _STRONG):
+        text = pattern.sub(glue, text)
+    return text
 
 
 def page(text: str, stream: TextIO | None = None) -> None:

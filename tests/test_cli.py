@@ -84,8 +84,8 @@ def test_batch_reads_lines_and_writes_json_lines(tmp_path: Path, capsys: pytest.
     assert main(["ask", "--batch", str(questions)]) == 0
     lines = capsys.readouterr().out.splitlines()
     records = [json.loads(line) for line in lines]
-    assert [r["query"] for r in records] == ["mig la gi", "what is time-slicing?", "nấu phở bò"]
-    assert [r["answered"] for r in records] == [True, True, False]
+    assert [r["query"] for r in records] == ["mig la gi", "", "what is time-slicing?", "nấu phở bò"]
+    assert [r["answered"] for r in records] == [True, False, True, False]
 
 
 def test_batch_with_invalid_utf8_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -93,6 +93,13 @@ def test_batch_with_invalid_utf8_is_a_clear_error(tmp_path: Path, capsys: pytest
     questions.write_bytes(b"mig\n\xff\xfe broken\n")
     assert main(["ask", "--batch", str(questions)]) == 2
     assert capsys.readouterr().err.strip() == f"advisor: error: {questions}:2: not valid UTF-8"
+
+
+def test_batch_answers_every_line_so_output_lines_up_with_input() -> None:
+    result = run_advisor("ask", "--batch", "-", input_bytes=b"mig\n\nmps\n")
+    records = [json.loads(line) for line in result.stdout.decode().splitlines()]
+    assert [record["query"] for record in records] == ["mig", "", "mps"]
+    assert records[1]["answered"] is False and records[1]["results"] == []
 
 
 def test_batch_from_stdin() -> None:
@@ -153,6 +160,47 @@ def test_usage_errors_exit_2_with_one_line(argv: list[str], message: str, capsys
     err = capsys.readouterr().err.strip().splitlines()
     assert message in err[-1]
     assert not any("Traceback" in line for line in err)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["ask"], "advisor: lỗi: chưa có câu hỏi"),
+        (["ask", "--top", "0", "mig"], "advisor: lỗi: --top phải từ 1 trở lên"),
+        (["ask", "--lang", "fr", "mig"], "advisor ask: lỗi: đối số --lang: lựa chọn không hợp lệ: 'fr'"),
+        (["show"], "advisor show: lỗi: thiếu các đối số bắt buộc: id"),
+        (["recomend"], "advisor: lỗi: không có lệnh 'recomend'; có phải bạn muốn: recommend"),
+        (["recommend", "-a", "workload=gpu"], "advisor: lỗi: workload=gpu không hợp lệ; các giá trị hợp lệ: notebook"),
+        (["recommend", "-a", "gpu=yes"], "advisor: lỗi: không có khoá câu trả lời 'gpu'"),
+        (["recommend", "-o", "plan.txt"], "advisor: lỗi: không biết định dạng của plan.txt"),
+    ],
+)
+def test_usage_errors_follow_the_interface_language(argv: list[str], message: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    monkeypatch.setenv("LANG", "vi_VN.UTF-8")
+    try:
+        code = main(argv)
+    except SystemExit as exit_:
+        code = exit_.code
+    assert code == 2
+    assert capsys.readouterr().err.strip().startswith(message)
+
+
+def test_every_label_the_command_line_uses_exists() -> None:
+    import re
+
+    from advisor.i18n import labels
+
+    root = Path(__file__).resolve().parent.parent / "advisor"
+    used = {key for path in root.rglob("*.py") for key in re.findall(r'"((?:err|cli)_[a-z_]+[a-z])"', path.read_text(encoding="utf-8"))}
+    assert used and sorted(key for key in used if key not in labels("en")) == []
+
+
+def test_recommend_values_and_keys_are_read_in_any_case(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["recommend", "-a", "Workload=Inference", "--format", "json"]) == 0
+    assert '"value": "inference"' in capsys.readouterr().out
 
 
 def test_invalid_bytes_in_the_question_are_a_clear_error() -> None:

@@ -38,6 +38,14 @@ def test_recommend_prints_markdown_with_assumptions(capsys: pytest.CaptureFixtur
     assert "## Assumptions" in out and "(`growth=no`)" in out
 
 
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_a_plain_instance_recommendation_does_not_speak_of_pods(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["recommend", "-a", "workload=notebook", "-a", "growth=no", "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    headline = out.split("\n## ")[1]  # the recommendation itself, before the reasons
+    assert "pod" not in headline.lower(), headline
+
+
 def test_recommend_json_in_vietnamese(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "recommend", "-a", "workload=distributed-training", "-a", "framework=mpi", "--format", "json", "--lang", "vi")
     assert code == 0

@@ -27,6 +27,41 @@ def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]
     assert out.startswith("usage: advisor " + command) and len(out.splitlines()) > 3
 
 
+@pytest.mark.parametrize("command", [None, *COMMANDS])
+def test_help_follows_the_interface_language(command: str | None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from advisor.i18n import t
+
+    argv = [command, "--help"] if command else ["--help"]
+    english = _help(argv, capsys)
+    monkeypatch.setenv("LANG", "vi_VN.UTF-8")
+    vietnamese = _help(argv, capsys)
+    assert english.startswith("usage: advisor") and vietnamese.startswith("cách dùng: advisor")
+    assert "tuỳ chọn:" in vietnamese and "hiện trợ giúp này rồi thoát" in vietnamese
+    summary = " ".join(t(f"cli_desc_{command}" if command else "cli_description", "vi").split()[:4])
+    assert summary in " ".join(vietnamese.split())
+    assert "show this help" not in vietnamese and "cli_" not in vietnamese and "cli_" not in english
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert _help([*argv, "--lang", "vi"], capsys) == vietnamese  # --lang decides, as for the output
+
+
+def _help(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_every_help_text_is_an_interface_word() -> None:
+    """Help texts are label keys (so they have a Vietnamese version), never English in Python."""
+    from advisor.cli import build_parser
+    from advisor.i18n import labels
+
+    parser = build_parser()
+    parsers = [parser, *parser._subparsers._group_actions[0].choices.values()]  # type: ignore[union-attr]
+    texts = [p.description for p in parsers] + [action.help for p in parsers for action in p._actions if action.help != "==SUPPRESS=="]
+    assert [text for text in texts if text is not None and text not in labels("vi")] == []
+
+
 def test_readme_opens_with_exactly_two_setup_commands_and_ci_runs_the_test_one() -> None:
     first_block = re.search(r"```sh\n(.*?)```", README, re.DOTALL)
     assert first_block is not None

@@ -36,7 +36,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("advisor.catalogue",),
     ("advisor.search",),
     ("advisor.knowledge",),
-    ("advisor.files", "advisor.textnorm", "advisor.yamlsafe", "advisor.i18n", "advisor.paths", "advisor.problems", "advisor.terminal"),
+    ("advisor.files", "advisor.textnorm", "advisor.yamlsafe", "advisor.i18n", "advisor.paths", "advisor.problems", "advisor.terminal", "advisor.terminal_markdown"),
 )
 MAX_ENGINE_LINES = 400
 

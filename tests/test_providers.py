@@ -269,6 +269,7 @@ def test_a_recommendation_names_its_needs_from_the_tree(answers: dict[str, str],
         ("alpha", "mps", "vi", "chưa rõ"),
         ("bravo", "mig", "en", "self-managed: you install/configure it (GPU Operator)"),
         ("alpha", "spot", "en", "yes · notice: 2 minutes"),
+        ("alpha", "spot", "vi", "có · báo trước: 2 phút"),
         ("bravo", "spot", "en", "unknown"),
         ("delta", "spot", "en", "yes · notice: none (no warning)"),
         ("aardvark", "spot", "en", "yes · notice: unknown"),
@@ -280,6 +281,19 @@ def test_a_recommendation_names_its_needs_from_the_tree(answers: dict[str, str],
 )
 def test_values_in_words(catalogue: Catalogue, provider_id: str, fact: str, lang: str, text: str) -> None:
     assert value_text(catalogue.get(provider_id).fact(fact), lang) == text  # type: ignore[union-attr]
+
+
+def test_every_bundled_fact_reads_in_vietnamese_without_english_words() -> None:
+    import re
+
+    from advisor.catalogue.load import load_catalogue
+    from advisor.catalogue.model import FACT_KEYS
+    from advisor.paths import bundled_knowledge_dir
+
+    english = re.compile(r"\b(minutes?|seconds?|hours?|days?|unknown|yes|no|none|notice|free|paid|not applicable|third-party)\b")
+    catalogue = load_catalogue(bundled_knowledge_dir())
+    found = [(p.id, key, value_text(p.fact(key), "vi")) for p in catalogue.providers for key in FACT_KEYS if key != "gpu_models"]
+    assert found and [row for row in found if english.search(row[2])] == []
 
 
 # ---------------------------------------------------------------- `advisor providers`
@@ -300,6 +314,7 @@ def test_cli_text_lists_fits_then_verify_and_hides_failures(capsys: pytest.Captu
     assert "2 providers that do not fit are hidden; add --all to show them." in out
     assert "MIG self-managed*" in out and "* self-managed: you install/configure it (GPU Operator)" in out
     assert "Spot nodes: yes · notice: 2 minutes" in out
+    assert "GPU models: H100, A100" in out and "GPU models: unknown" in out  # what can be rented, said or not
     assert "Control-plane fee: free" in out and "Scale to zero: unknown" in out
     assert "compiled 2026-03-01" in out  # Aardvark's oldest fact
     assert "verify them on the provider's pages" in out

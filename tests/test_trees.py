@@ -231,3 +231,7 @@ def test_a_long_chain_of_questions_is_checked_without_listing_its_paths(tmp_path
     problems = [str(problem) for problem in tree_problems(path, set())]
     assert any(problem.endswith("q11=a, … (and about 10^903 more paths)") for problem in problems)
     assert not any("too complex" in problem for problem in problems)
+def test_the_vietnamese_tree_says_image_as_engineers_do() -> None:
+    """A container image is an "image" in Vietnamese engineering, never a picture ("hình ảnh")."""
+    text = bundled_tree_path().read_text(encoding="utf-8")
+    assert "image" in text and "hình ảnh" not in text

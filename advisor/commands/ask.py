@@ -23,26 +23,26 @@ if TYPE_CHECKING:
 
 
 def add_parser(sub: Any) -> None:
-    ask = sub.add_parser("ask", help="answer a question", description="Answer a question from the knowledge base.")
-    ask.add_argument("question", nargs="*", help="the question (quote it, or pass several words); - reads a question or a pasted log from standard input")
+    ask = sub.add_parser("ask", help="cli_help_ask", description="cli_desc_ask")
+    ask.add_argument("question", nargs="*", help="cli_arg_ask_question")
     add_lang_option(ask)
-    ask.add_argument("--top", type=int, default=None, metavar="N", help="show the N best matches (default 1; 3 with --json)")
-    ask.add_argument("--json", action="store_true", help="print JSON instead of text")
-    ask.add_argument("--batch", metavar="FILE", help="answer one question per line of FILE ('-' for stdin); prints JSON lines")
-    ask.add_argument("--explain", action="store_true", help="say why this answer was chosen")
+    ask.add_argument("--top", type=int, default=None, metavar="N", help="cli_arg_ask_top")
+    ask.add_argument("--json", action="store_true", help="cli_arg_json")
+    ask.add_argument("--batch", metavar="FILE", help="cli_arg_ask_batch")
+    ask.add_argument("--explain", action="store_true", help="cli_arg_ask_explain")
     add_kb_option(ask)
     ask.set_defaults(run=run_ask)
 
-    show = sub.add_parser("show", help="print one knowledge entry by id", description="Print one knowledge entry by id.")
-    show.add_argument("id", help="entry id, e.g. mig")
-    add_lang_option(show, "entry language (default: from the environment)")
-    show.add_argument("--json", action="store_true", help="print JSON instead of text")
+    show = sub.add_parser("show", help="cli_help_show", description="cli_desc_show")
+    show.add_argument("id", help="cli_arg_show_id")
+    add_lang_option(show, "cli_arg_lang_entry")
+    show.add_argument("--json", action="store_true", help="cli_arg_json")
     add_kb_option(show)
     show.set_defaults(run=run_show)
 
-    listing = sub.add_parser("list", help="list knowledge entries by topic", description="List the knowledge entries, grouped under their topics.")
-    add_lang_option(listing, "only entries in this language (default: all)")
-    listing.add_argument("--json", action="store_true", help="print a JSON array")
+    listing = sub.add_parser("list", help="cli_help_list", description="cli_desc_list")
+    add_lang_option(listing, "cli_arg_lang_list")
+    listing.add_argument("--json", action="store_true", help="cli_arg_list_json")
     add_kb_option(listing)
     listing.set_defaults(run=run_list)
 
@@ -54,7 +54,7 @@ def _dumps(data: Any) -> str:
     calling `advisor ask --json` in a loop would pay on every answer. C1 controls are escaped
     (`json_safe`): the JSON may well be read on a terminal.
     """
-    from advisor.textnorm import json_safe
+    from advisor.textnorm import json_safe, shown
 
     return json_safe(json.dumps(data, ensure_ascii=False, indent=2 if sys.stdout.isatty() else None))
 
@@ -70,18 +70,18 @@ def _index(args: argparse.Namespace) -> SearchIndex:
 def run_ask(args: argparse.Namespace) -> int:
     if args.batch is not None:
         if args.question:
-            raise UsageError("give either a question or --batch, not both")
+            raise UsageError("err_question_and_batch")
         return _run_batch(args)
     if args.top is not None and args.top < 1:
-        raise UsageError("--top must be at least 1")
+        raise UsageError("err_top_too_small")
     pasted = None
     if args.question == ["-"] or (not args.question and not sys.stdin.isatty()):
         pasted = _read_paste()
         question = pasted.strip()
     else:
-        question = checked_text(" ".join(args.question), "the question").strip()
+        question = checked_text(" ".join(args.question), "err_not_utf8_question").strip()
     if not question:
-        raise UsageError("no question given; try: advisor ask \"what is MIG?\"")
+        raise UsageError("err_no_question")
     from advisor.reply import answer, answer_paste, reply_record
 
     index = _index(args)
@@ -107,7 +107,9 @@ def _read_paste() -> str:
     past that is dropped); bytes that are not UTF-8 are replaced, as logs carry all sorts."""
     data = sys.stdin.buffer.read(MAX_PASTE_BYTES + 1)
     if len(data) > MAX_PASTE_BYTES:
-        print(f"note: only the first {MAX_PASTE_BYTES // 1_000_000} MB of the input were read", file=sys.stderr)
+        from advisor.i18n import default_language, t
+
+        print(t("err_paste_cut", default_language(), megabytes=MAX_PASTE_BYTES // 1_000_000), file=sys.stderr)
         data = data[:MAX_PASTE_BYTES]
     return data.decode("utf-8", "replace")
 
@@ -115,7 +117,7 @@ def _read_paste() -> str:
 def _run_batch(args: argparse.Namespace) -> int:
     from advisor.files import read_stream
     from advisor.reply import answer, reply_record
-    from advisor.textnorm import json_safe
+    from advisor.textnorm import json_safe, shown
 
     name = "<stdin>" if args.batch == "-" else args.batch
     try:  # a file, a pipe or `<(...)` alike; capped, so `--batch /dev/zero` cannot fill memory
@@ -125,22 +127,19 @@ def _run_batch(args: argparse.Namespace) -> int:
             with open(args.batch, "rb") as handle:
                 raw = read_stream(handle, MAX_PASTE_BYTES)
     except OSError as error:
-        raise UsageError(f"cannot read {args.batch}: {error.strerror}") from None
+        raise UsageError("err_cannot_read", path=shown(args.batch), reason=error.strerror) from None
     except ValueError as error:
-        raise UsageError(f"cannot read {args.batch}: {error}") from None
+        raise UsageError("err_cannot_read", path=shown(args.batch), reason=str(error).removeprefix("cannot read file: ")) from None
     lines: list[str] = []
     for number, line in enumerate(raw.splitlines(), start=1):
         try:
             lines.append(line.decode("utf-8-sig" if number == 1 else "utf-8"))
         except UnicodeDecodeError:
-            raise UsageError(f"{name}:{number}: not valid UTF-8") from None
+            raise UsageError("err_line_not_utf8", path=name, line=number) from None
     index = _index(args)
     top = args.top or 3
-    for text in lines:
-        question = text.strip()
-        if not question:
-            continue
-        record = reply_record(index, answer(index, question, args.lang, limit=top), top, explain=args.explain)
+    for text in lines:  # one record per line, a blank one too (unanswered), so output lines up with input
+        record = reply_record(index, answer(index, text.strip(), args.lang, limit=top), top, explain=args.explain)
         sys.stdout.write(json_safe(json.dumps(record, ensure_ascii=False)) + "\n")
     return 0
 
@@ -161,26 +160,26 @@ def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> N
         out = [style.bold(t("no_answer", lang))]
         if reply.suggestions:
             out += ["", t("did_you_mean", lang) + ":"]
-            out += [f"  • {clean(title)} " + style.dim(f"(advisor show {entry_id})") for entry_id, title in reply.suggestions]
-        out += ["", style.dim(t("try_guide", lang))]
+            out += [style.item(clean(title), f"advisor show {entry_id}") for entry_id, title in reply.suggestions]
+        out += ["", style.note(t("try_guide", lang))]
     elif reply.catalogue is not None:
-        out = [style.heading(clean(article.title)) + "  " + style.dim(f"[{clean(article.id)}]"), "", style.markdown(article.body)]
+        out = [style.with_aside(clean(article.title), f"[{clean(article.id)}]", style.heading), "", style.markdown(article.body)]
         if article.related:
             entry_id, title = article.related[0]
-            out += ["", style.bold(t("see_also", lang) + ":"), f"  • {clean(title)} " + style.dim(f"(advisor show {entry_id})")]
+            out += ["", style.bold(t("see_also", lang) + ":"), style.item(clean(title), f"advisor show {entry_id}")]
     else:
-        out = [style.heading(clean(article.title)) + "  " + style.dim(f"[{article.id} · {t('confidence', lang)} {article.score:.0f}]")]
+        out = [style.with_aside(clean(article.title), f"[{article.id} · {t('confidence', lang)} {article.score:.0f}]", style.heading)]
         if article.wanted_lang:
-            out.append(style.dim(t("language_fallback", lang, wanted=article.wanted_lang, shown=article.lang)))
+            out.append(style.note(t("language_fallback", lang, wanted=article.wanted_lang, shown=article.lang)))
         out += ["", style.markdown(short_answer(article))]
-        out += ["", style.dim(t("read_all", lang, command=f"advisor show {article.id}"))]
+        out += ["", style.note(t("read_all", lang, command=f"advisor show {article.id}"))]
         others = [(h.topic, index.meta(h.entry).title) for h in reply.outcome.hits[1:top]]
         if others:
             out += ["", style.bold(t("other_matches", lang) + ":")]
         elif reply.close:
             others = list(reply.close)
             out += ["", style.bold(t("also_close", lang) + ":")]
-        out += [f"  • {clean(title)} " + style.dim(f"(advisor show {entry_id})") for entry_id, title in others]
+        out += [style.item(clean(title), f"advisor show {entry_id}") for entry_id, title in others]
     if explain:
         out += ["", _explain_text(reply, style)]
     print("\n".join(matched + out))
@@ -194,12 +193,12 @@ def _article_footer(article: Article, lang: str, style: Styler) -> list[str]:
     out: list[str] = []
     if article.related:
         out += ["", style.bold(t("related", lang) + ":")]
-        out += [f"  • {clean(title)} " + style.dim(f"(advisor show {rid})") for rid, title in article.related]
+        out += [style.item(clean(title), f"advisor show {rid}") for rid, title in article.related]
     if article.sources:
         from advisor.reply import source_text
 
         out += ["", style.bold(t("sources", lang) + ":")]
-        out += [f"  • {clean(source_text(title, url))}" for title, url in article.sources]
+        out += ["\n".join(style.wrap(clean(source_text(title, url)), "  • ", "    ")) for title, url in article.sources]
     return out
 
 
@@ -230,7 +229,7 @@ def _explain_text(reply: Reply, style: Styler) -> str:
 def run_show(args: argparse.Namespace) -> int:
     from advisor.i18n import default_language, t
     from advisor.reply import entry_article, hit_record
-    from advisor.terminal import Styler, page
+    from advisor.terminal import Styler, is_terminal, page
     from advisor.textnorm import shown, strip_terminal_escapes as clean
 
     index = _index(args)
@@ -246,7 +245,12 @@ def run_show(args: argparse.Namespace) -> int:
         return 0
     article = entry_article(index, found, None)
     style = Styler.for_stream(sys.stdout)
-    out = [style.heading(clean(article.title)) + "  " + style.dim(f"[{article.id} · {article.lang}]"), "", style.markdown(article.body)]
+    body = clean(article.body)
+    if is_terminal(sys.stdout):
+        from advisor.terminal_markdown import render_markdown
+
+        body = render_markdown(body, style).rstrip("\n")
+    out = [style.with_aside(clean(article.title), f"[{article.id} · {article.lang}]", style.heading), "", body]
     out += _article_footer(article, lang, style)
     page("\n".join(out))
     return 0

@@ -14,13 +14,12 @@ from advisor.problems import Problem, UsageError
 def add_parser(sub: Any) -> None:
     check = sub.add_parser(
         "check",
-        help="validate knowledge, trees and providers",
-        description="Validate knowledge entries, decision trees and the provider catalogue. "
-        "Prints one `path:line: message` line per problem; exit 1 on any error, 0 when clean.",
+        help="cli_help_check",
+        description="cli_desc_check",
     )
     add_kb_option(check)
-    check.add_argument("--trees", metavar="DIR", help="decision-tree folder (or one tree file) to check (default: the bundled folder)")
-    check.add_argument("--max-age", type=int, default=180, metavar="DAYS", help="warn when a provider fact was checked longer ago (default 180)")
+    check.add_argument("--trees", metavar="DIR", help="cli_arg_check_trees")
+    check.add_argument("--max-age", type=int, default=180, metavar="DAYS", help="cli_arg_check_max_age")
     check.set_defaults(run=run_check)
 
 

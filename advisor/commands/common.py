@@ -12,10 +12,11 @@ from advisor.problems import Problem, UsageError
 
 
 def add_kb_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--kb", metavar="DIR", help="knowledge folder to use (default: $ADVISOR_KB, else the bundled one)")
+    parser.add_argument("--kb", metavar="DIR", help="cli_arg_kb")
 
 
-def add_lang_option(parser: argparse.ArgumentParser, help_text: str = "answer language (default: detected)") -> None:
+def add_lang_option(parser: argparse.ArgumentParser, help_text: str = "cli_arg_lang_answer") -> None:
+    """`--lang vi|en`; `help_text` is a label key (the CLI's help is in the interface language)."""
     parser.add_argument("--lang", choices=("vi", "en"), help=help_text)
 
 
@@ -27,16 +28,17 @@ def kb_root(args: argparse.Namespace) -> str:
 
     root = knowledge_root(getattr(args, "kb", None))
     if not os.path.isdir(root):
-        raise UsageError(f"knowledge folder not found: {root}")
+        raise UsageError("err_kb_not_found", path=root)
     return root
 
 
-def checked_text(text: str, what: str) -> str:
-    """Refuse text that was not valid UTF-8 on the command line (argv keeps it as surrogates)."""
+def checked_text(text: str, error_key: str) -> str:
+    """Refuse text that was not valid UTF-8 on the command line (argv keeps it as surrogates);
+    `error_key` is the label that says which text."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise UsageError(f"{what} is not valid UTF-8") from None
+        raise UsageError(error_key) from None
     return text
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from advisor.commands.common import add_kb_option, add_lang_option, checked_text, kb_root
 from advisor.i18n import t
 from advisor.problems import UsageError
+from advisor.terminal import Styler, is_terminal, page
 from advisor.textnorm import json_safe, shown, strip_terminal_escapes
 
 if TYPE_CHECKING:
@@ -26,43 +27,41 @@ if TYPE_CHECKING:
 def add_parser(sub: Any) -> None:
     recommend = sub.add_parser(
         "recommend",
-        help="recommend a GPU set-up from answers given as options or a file",
-        description="Recommend how to run GPU work from answers given non-interactively. "
-        "Unanswered questions take their default and are listed as assumptions.",
+        help="cli_help_recommend",
+        description="cli_desc_recommend",
     )
-    recommend.add_argument("-a", "--answer", action="append", default=[], metavar="KEY=VALUE", help="one answer; repeat for more (VALUE may be not-sure)")
-    recommend.add_argument("--answers", metavar="FILE", help="answers from a YAML or JSON file ('-' for stdin): a KEY: VALUE mapping, or an exported JSON summary")
-    recommend.add_argument("--strict", action="store_true", help="fail instead of assuming defaults for unanswered questions")
-    recommend.add_argument("--list-questions", action="store_true", help="list the answer keys, their values and defaults, then exit")
+    recommend.add_argument("-a", "--answer", action="append", default=[], metavar="KEY=VALUE", help="cli_arg_recommend_answer")
+    recommend.add_argument("--answers", metavar="FILE", help="cli_arg_recommend_answers")
+    recommend.add_argument("--strict", action="store_true", help="cli_arg_recommend_strict")
+    recommend.add_argument("--list-questions", action="store_true", help="cli_arg_recommend_list_questions")
     _add_common(recommend)
     recommend.set_defaults(run=run_recommend)
 
     guide = sub.add_parser(
         "guide",
-        help="answer the questions one by one on a plain terminal",
-        description="Ask the decision questions on a plain terminal (numbered options; b back, ? help, q quit) "
-        "and print the recommendation. Reads answers from stdin, so it also works in scripts.",
+        help="cli_help_guide",
+        description="cli_desc_guide",
     )
     _add_common(guide)
     guide.set_defaults(run=run_guide)
 
-    tree = sub.add_parser("tree", help="print the decision tree as a diagram", description="Print the decision tree as Mermaid, Graphviz DOT or text.")
+    tree = sub.add_parser("tree", help="cli_help_tree", description="cli_desc_tree")
     from advisor.decision.diagram import DIAGRAM_FORMATS
 
-    tree.add_argument("--format", choices=DIAGRAM_FORMATS, default="text", help="diagram format (default: text)")
-    add_lang_option(tree, "label language (default: from the environment)")
-    tree.add_argument("--tree", metavar="FILE", help="decision tree file (default: the bundled one)")
+    tree.add_argument("--format", choices=DIAGRAM_FORMATS, default="text", help="cli_arg_tree_format")
+    add_lang_option(tree, "cli_arg_lang_labels")
+    tree.add_argument("--tree", metavar="FILE", help="cli_arg_tree_file")
     tree.set_defaults(run=run_tree)
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
     from advisor.export import FORMATS
 
-    parser.add_argument("--format", choices=tuple(FORMATS), help="output format (default: from the -o suffix, else md)")
-    add_lang_option(parser, "output language (default: from the environment)")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
-    parser.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
-    parser.add_argument("--tree", metavar="FILE", help="decision tree file (default: the bundled one)")
+    parser.add_argument("--format", choices=tuple(FORMATS), help="cli_arg_export_format")
+    add_lang_option(parser, "cli_arg_lang_output")
+    parser.add_argument("-o", "--output", metavar="FILE", help="cli_arg_output")
+    parser.add_argument("--force", action="store_true", help="cli_arg_force")
+    parser.add_argument("--tree", metavar="FILE", help="cli_arg_tree_file")
     add_kb_option(parser)
 
 
@@ -74,7 +73,7 @@ def _tree(args: argparse.Namespace) -> Tree:
 
     path = Path(args.tree) if args.tree else bundled_tree_path()
     if args.tree and not path.is_file():
-        raise UsageError(f"tree file not found: {path}")
+        raise UsageError("err_tree_not_found", path=path)
     return load_tree(path)
 
 
@@ -93,7 +92,7 @@ def _format(args: argparse.Namespace) -> str:
         found = format_for_path(args.output)
         if found is None:
             suffixes = ", ".join(suffix for fmt in FORMATS.values() for suffix in fmt.suffixes)
-            raise UsageError(f"cannot tell the format of {args.output} from its name ({suffixes}); add --format")
+            raise UsageError("err_unknown_format", path=args.output, suffixes=suffixes)
         return found
     return DEFAULT_FORMAT
 
@@ -104,11 +103,16 @@ def _emit(args: argparse.Namespace, rec: Recommendation, lang: str, out: TextIO)
     from advisor.library import open_index
 
     root = Path(kb_root(args))
-    text = export_text(rec, _format(args), lang, open_index(root), root)
+    fmt = _format(args)
+    text = export_text(rec, fmt, lang, open_index(root), root)
     if args.output and args.output != "-":
         atomic_write(args.output, text, force=args.force)
         print(t("rec_written", lang, path=shown(args.output, 1000)), file=sys.stderr)
-    else:  # printed, perhaps to a terminal: knowledge titles and tree text must not drive it
+    elif fmt == "md" and args.format is None and is_terminal(out):  # for a person: styled, wrapped, paged
+        from advisor.terminal_markdown import render_markdown
+
+        page(render_markdown(strip_terminal_escapes(text), Styler.for_stream(out)), out)
+    else:  # for a program or a file (`--format md` asks for the Markdown itself); knowledge titles and tree text must not drive a terminal
         out.write(strip_terminal_escapes(text))
         out.flush()
     return 0
@@ -117,18 +121,18 @@ def _emit(args: argparse.Namespace, rec: Recommendation, lang: str, out: TextIO)
 def _check_output(args: argparse.Namespace) -> None:
     """Refuse an existing output file before any question is asked, not after."""
     if args.output and args.output != "-" and not args.force and Path(args.output).exists():
-        raise UsageError(f"{args.output} already exists; use --force to overwrite it")
+        raise UsageError("err_output_exists", path=args.output)
 
 
 # ----------------------------------------------------------------------------- recommend
 
 
 def _parse_answer(text: str) -> tuple[str, str]:
-    text = checked_text(text, "--answer")
+    text = checked_text(text, "err_not_utf8_answer")
     key, sep, value = text.partition("=")
     if not sep or not key.strip() or not value.strip():
-        raise UsageError(f"--answer expects KEY=VALUE, got '{shown(text)}'")
-    return key.strip().replace("-", "_"), value.strip()
+        raise UsageError("err_answer_shape", text=shown(text))
+    return key.strip().lower().replace("-", "_"), value.strip()
 
 
 def run_recommend(args: argparse.Namespace) -> int:
@@ -147,7 +151,7 @@ def run_recommend(args: argparse.Namespace) -> int:
         try:  # a regular file, or standard input; either way capped (`--answers /dev/zero`)
             raw = read_stream(sys.stdin.buffer) if args.answers == "-" else read_bytes(args.answers)
         except ValueError as error:
-            raise UsageError(f"cannot read {args.answers}: {str(error).removeprefix('cannot read file: ')}") from None
+            raise UsageError("err_cannot_read", path=shown(args.answers), reason=str(error).removeprefix("cannot read file: ")) from None
         given.update(read_answers(raw, "<stdin>" if args.answers == "-" else args.answers))
     for item in args.answer:
         key, value = _parse_answer(item)
@@ -232,7 +236,11 @@ def run_guide(args: argparse.Namespace) -> int:
         while True:
             out.write(label("guide_prompt", lang, count=count))
             out.flush()
-            line = stdin.readline()
+            try:
+                line = stdin.readline()
+            except KeyboardInterrupt:  # Ctrl+C at the prompt: end its line, so the shell's starts afresh
+                say()
+                raise
             if line and not is_terminal(stdin):
                 say(shown(line.rstrip("\n"), 200))  # a transcript shows what was chosen
             if not line:

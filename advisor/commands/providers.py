@@ -21,25 +21,19 @@ if TYPE_CHECKING:
 
 
 def add_parser(sub: Any) -> None:
-    import textwrap
-
     from advisor.catalogue.model import NEEDS
 
     parser = sub.add_parser(
         "providers",
-        help="list the providers that fit your needs",
-        description=textwrap.fill(
-            "Filter and rank the cloud GPU providers in the catalogue: those meeting every need first, then those "
-            "with unknowns to verify (what and where). Every value has a source and an 'as of' date.",
-            width=78,
-        ),
-        epilog=textwrap.fill("needs: " + ", ".join(NEEDS), width=78, break_on_hyphens=False),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help="cli_help_providers",
+        description="cli_desc_providers",
+        epilog="cli_epilog_providers",
+        help_values={"needs": ", ".join(NEEDS)},
     )
-    parser.add_argument("--need", action="append", default=[], metavar="NEED", help="a need to meet; repeat it or separate with commas (see the list below)")
-    parser.add_argument("--all", action="store_true", help="also list the providers that do not fit")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
-    add_lang_option(parser, "interface language (default: from the environment)")
+    parser.add_argument("--need", action="append", default=[], metavar="NEED", help="cli_arg_providers_need")
+    parser.add_argument("--all", action="store_true", help="cli_arg_providers_all")
+    parser.add_argument("--json", action="store_true", help="cli_arg_json")
+    add_lang_option(parser, "cli_arg_lang_interface")
     add_kb_option(parser)
     parser.set_defaults(run=run)
 
@@ -148,6 +142,7 @@ def _text(catalogue: Catalogue, needs: tuple[str, ...], shown: list[ProviderMatc
             out.append(f"    {label}: {clean(text)}")
 
         row(fact_label("kubernetes", lang), value_text(provider.fact("kubernetes"), lang))
+        row(fact_label("gpu_models", lang), value_text(provider.fact("gpu_models"), lang))
         sharing = []
         for key in ("time_slicing", "mig", "mps"):
             fact = provider.fact(key)

@@ -16,10 +16,10 @@ from advisor.problems import UsageError
 def add_parser(sub: Any) -> None:
     tui = sub.add_parser(
         "tui",
-        help="open the interactive app (chat and guided wizard)",
-        description="Open the interactive app: ask questions like in a chat, or let the guided wizard recommend a set-up.",
+        help="cli_help_tui",
+        description="cli_desc_tui",
     )
-    add_lang_option(tui, "interface language (default: the one chosen last time, else from the environment)")
+    add_lang_option(tui, "cli_arg_lang_tui")
     add_kb_option(tui)
     tui.set_defaults(run=run)
 

@@ -18,7 +18,7 @@ def _answer_value(value: Any, key: str, where: str) -> str:
     if isinstance(value, str) and value.strip():
         return value.strip()
     kind = "nothing" if value is None else type(value).__name__.replace("dict", "a mapping").replace("list", "a list")
-    raise InvalidInput(f"{where}: the answer for '{key}' must be text such as yes or no, not {kind}")
+    raise InvalidInput("err_answer_not_text", where=where, key=key, kind=kind)
 
 
 def read_answers(raw: bytes, shown: str) -> dict[str, str]:
@@ -31,7 +31,7 @@ def read_answers(raw: bytes, shown: str) -> dict[str, str]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
-        raise InvalidInput(f"{shown}:{line}: not valid UTF-8") from None
+        raise InvalidInput("err_line_not_utf8", path=shown, line=line) from None
     try:
         doc = yamlsafe.load(text)  # JSON is YAML too, and this keeps line numbers for both
     except yamlsafe.YamlError as error:
@@ -42,7 +42,7 @@ def read_answers(raw: bytes, shown: str) -> dict[str, str]:
         for index, item in enumerate(data["answers"]):
             where = f"{shown}:{doc.line('answers', index)}"
             if not isinstance(item, dict) or not isinstance(item.get("key"), str):
-                raise InvalidInput(f"{where}: each item of 'answers' needs a 'key' and a 'value'")
+                raise InvalidInput("err_answers_item", where=where)
             if item.get("assumed") is True:
                 continue
             answers[item["key"].strip().replace("-", "_")] = _answer_value(item.get("value"), item["key"], where)
@@ -50,9 +50,9 @@ def read_answers(raw: bytes, shown: str) -> dict[str, str]:
     if data is None:
         return answers
     if not isinstance(data, dict):
-        raise InvalidInput(f"{shown}:1: expected a mapping of answer keys to values, such as 'workload: inference'")
+        raise InvalidInput("err_answers_not_mapping", where=shown)
     for key, value in data.items():
         if not isinstance(key, str):
-            raise InvalidInput(f"{shown}:{doc.line(key)}: answer keys must be text, found {key!r}")
+            raise InvalidInput("err_answer_key_not_text", where=shown, line=doc.line(key), key=repr(key))
         answers[key.strip().replace("-", "_")] = _answer_value(value, key, f"{shown}:{doc.line(key)}")
     return answers

@@ -109,7 +109,7 @@ class Session:
         """Answer the next question; None or "not-sure" takes its default as an assumption."""
         question = self.next_question
         if question is None:
-            raise InvalidInput("there is no question left to answer")
+            raise InvalidInput("err_no_question_left")
         return Session.of(self.tree, (*self.answers, checked_answer(question, value)))
 
     def back(self) -> Session:
@@ -124,7 +124,7 @@ class Session:
         """Change an earlier answer; later answers that no longer apply are dropped."""
         question = self.tree.question(key)
         if question is None or all(answer.key != key for answer in self.answers):
-            raise InvalidInput(f"'{key}' has not been answered, so it cannot be changed")
+            raise InvalidInput("err_not_answered", key=key)
         new = checked_answer(question, value)
         return Session.of(self.tree, tuple(new if answer.key == key else answer for answer in self.answers))
 
@@ -134,13 +134,15 @@ class Session:
 
 
 def checked_answer(question: Question, value: str | None) -> Answer:
-    """An answer to `question`, or `InvalidInput` naming the allowed values."""
-    if value is None or value == NOT_SURE:
+    """An answer to `question` (a value in any case: `Inference` is `inference`), or
+    `InvalidInput` naming the allowed values."""
+    if value is None or value.casefold() == NOT_SURE:
         return Answer(question.key, question.default, assumed=True)
-    if question.option(value) is None:
+    option = question.option(value) or next((o for o in question.options if o.value.casefold() == value.casefold()), None)
+    if option is None:
         allowed = ", ".join((*question.values, NOT_SURE))
-        raise InvalidInput(f"{question.key}={shown(value)} is not allowed; allowed values: {allowed}")
-    return Answer(question.key, value)
+        raise InvalidInput("err_value_not_allowed", key=question.key, value=shown(value), allowed=allowed)
+    return Answer(question.key, option.value)
 
 
 def _walk(tree: Tree, answers: tuple[Answer, ...]) -> tuple[tuple[tuple[Node, Answer], ...], Node | None]:
@@ -235,7 +237,7 @@ def complete(tree: Tree, given: Mapping[str, str], *, strict: bool = False) -> C
         question = tree.question(key)
         if question is None:
             allowed = ", ".join(question.key for question in tree.questions)
-            raise InvalidInput(f"unknown answer key '{shown(key)}'; allowed keys: {allowed}")
+            raise InvalidInput("err_unknown_answer_key", key=shown(key), allowed=allowed)
         checked_answer(question, value)
     missing: list[str] = []
 
@@ -246,7 +248,7 @@ def complete(tree: Tree, given: Mapping[str, str], *, strict: bool = False) -> C
 
     session = Session.of(tree, _answer_rest(tree, (), choose))
     if strict and missing:
-        raise InvalidInput(f"--strict: no answer for {', '.join(missing)} (give --answer KEY=VALUE for each)")
+        raise InvalidInput("err_strict_missing", keys=", ".join(missing))
     answered = {answer.key for answer in session.answers}
     ignored = tuple(key for key in given if key not in answered)
     assumed = tuple(answer.key for answer in session.answers if answer.assumed)

@@ -81,6 +81,8 @@ class AdvisorApp(App[None]):
         self._store: SessionStore | None = None
         self._autosave_failed = False
         self._suggester: QuestionSuggester | None = None
+        self.export_format = "md"
+        """The format the last export used: the export dialog offers it first."""
         self.settings_file = settings_path(config)
         self.config_folder = self.settings_file.parent
         loaded = load_settings(self.settings_file, default_lang=default_language())
@@ -228,6 +230,10 @@ class AdvisorApp(App[None]):
         if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]  # App[None] is an App
             self.push_screen(CommandPalette(id="--command-palette", placeholder=t("tui_palette_placeholder", self.lang)))
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C: Textual's reminder that Ctrl+Q quits, in the interface language."""
+        self.notify(t("tui_quit_hint", self.lang, keys="Ctrl+Q"), title=t("tui_quit_title", self.lang), markup=False)
+
     def action_change_theme(self) -> None:
         """The theme picker (command palette): Textual's, with the prompt translated."""
         from textual.command import CommandPalette
@@ -270,7 +276,7 @@ class AdvisorApp(App[None]):
             return out
 
         everywhere = rows(AdvisorApp, ("ctrl+p", "tui_key_palette"), ("tab", "tui_key_focus_next"), ("shift+tab", "tui_key_focus_previous"))
-        chat = rows(("enter", "tui_key_ask"), AskBar, ChatScreen, ("enter", "tui_key_choose_followup"))
+        chat = rows(("enter", "tui_key_ask"), AskBar, ("ctrl+u", "tui_key_clear_input"), ChatScreen, ("enter", "tui_key_choose_followup"))
         wizard = rows(("up,down", "tui_key_move"), ("enter", "tui_key_choose"), WizardScreen, ("tab", "tui_key_focus_next"), ("enter", "tui_key_change_answer"))
         return [
             ("tui_help_everywhere", everywhere),

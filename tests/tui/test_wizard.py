@@ -124,13 +124,13 @@ async def test_summary_back_change_keep_and_restart(kb_index: SearchIndex) -> No
         wizard = await start_wizard(pilot)
         await walk(pilot, PERSONAS["notebook"])
         assert isinstance(app.screen, SummaryScreen)
-        await pilot.press("escape")  # edit answers: the last question again, its answer kept
+        await pilot.press("a")  # change answers: the last question again, its answer kept
         assert app.screen is wizard and wizard.editing == "idle"
         await pilot.press("escape")  # keep it as it was: straight back to the recommendation
         await pilot.pause()
         assert isinstance(app.screen, SummaryScreen)
         assert len(wizard.session.answers) == len(PERSONAS["notebook"])
-        await pilot.press("escape")
+        await pilot.press("a")
         await choose(pilot, "no")  # change it this time
         assert isinstance(app.screen, SummaryScreen)
         assert app.screen.recommendation.answers[-1].value == "no"
@@ -171,15 +171,12 @@ async def test_export_writes_a_file_and_never_overwrites_silently(kb_index: Sear
         await pilot.press("n")
         await pilot.pause()
         assert target.read_text(encoding="utf-8") == "mine"
-
-        await pilot.press("e")
-        dialog = app.screen
-        await pilot.press("shift+tab", "right")  # back to the formats, then HTML
-        await pilot.press("enter")
+        dialog = app.screen  # back in the dialog, to give another name or choose a format
+        assert isinstance(dialog, ExportDialog)
+        await pilot.press("h")  # HTML
         assert dialog.fmt == "html"
         assert dialog.query_one("#export-name", Input).value.endswith(".html")
         dialog.query_one("#export-name", Input).value = str(target)
-        dialog.query_one("#export-name", Input).focus()
         await pilot.press("enter")
         await pilot.pause()
         await pilot.press("y")
@@ -210,7 +207,7 @@ async def test_export_to_a_read_only_folder_is_a_notification(kb_index: SearchIn
         errors = [n for n in app._notifications if n.severity == "error"]
         assert errors and "plan.md" in errors[0].message
         assert not (read_only_folder / "plan.md").exists()
-        await pilot.press("escape")  # still responsive
+        await pilot.press("a")  # still responsive
         assert isinstance(app.screen, WizardScreen)
 
 

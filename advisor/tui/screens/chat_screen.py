@@ -7,6 +7,8 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.css.query import QueryType
+from textual.dom import DOMNode
 from textual.widget import Widget
 from textual.widgets import Header, Static
 
@@ -73,6 +75,40 @@ class ChatScreen(AdvisorScreen[None]):
     @property
     def history(self) -> VerticalScroll:
         return self.query_one("#history", VerticalScroll)
+
+    @property
+    def focus_chain(self) -> list[Widget]:
+        """Tab order: the question input, then the answers from the latest up to the oldest.
+
+        The conversation is read upwards from the input, so Tab must reach the answer just given
+        (its "did you mean" choices, its follow-ups) before the first one of the session; inside
+        each answer the order stays top to bottom.
+        """
+        outside, answers = self._focus_groups()
+        return outside + [widget for answer in answers for widget in answer]
+
+    def _focus_groups(self) -> tuple[list[Widget], list[list[Widget]]]:
+        """Textual's focus chain split into the widgets outside the conversation and, latest
+        first, those of each exchange in it."""
+        history = self.history
+        outside: list[Widget] = []
+        exchanges: dict[DOMNode, list[Widget]] = {}
+        for widget in super().focus_chain:
+            exchange = next((node for node in widget.ancestors if node.parent is history), None)
+            if exchange is None:
+                outside.append(widget)
+            else:
+                exchanges.setdefault(exchange, []).append(widget)
+        return outside, list(reversed(exchanges.values()))
+
+    def focus_previous(self, selector: str | type[QueryType] = "*") -> Widget | None:
+        """Shift+Tab from the question input goes to the latest answer too, to its last choices."""
+        if self.focused is not None and self.focused.id == "question" and selector == "*":
+            _, answers = self._focus_groups()
+            if answers:
+                self.set_focus(answers[0][-1])
+                return self.focused
+        return super().focus_previous(selector)
 
     @on(QuestionAsked)
     async def _asked(self, event: QuestionAsked) -> None:

@@ -32,8 +32,8 @@ EXPORT_STEM = "advisor-recommendation"
 class SummaryScreen(AdvisorScreen[str | None]):
     """Shows the recommendation (deployment, reasons, checklist, assumptions) and the cited entries.
 
-    Dismisses "back" (Escape: change answers) or "restart" (Ctrl+R); the wizard underneath acts
-    on it. It lays out the same `RecommendationView` the exports render, and exports with the
+    Escape leaves for the chat (the session stays saved: Ctrl+G comes back here). Dismisses
+    "back" (a: change answers) or "restart" (Ctrl+R); the wizard underneath acts on it. It lays out the same `RecommendationView` the exports render, and exports with the
     functions the CLI uses.
 
     Args:
@@ -42,11 +42,14 @@ class SummaryScreen(AdvisorScreen[str | None]):
 
     CSS_PATH = "summary_screen.tcss"
     AUTO_FOCUS = "#summary-body"
+    # Below 30 rows the cited entries give their room to the recommendation (see the .tcss).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
 
     BINDINGS = [
+        Binding("escape", "chat", "tui_key_chat"),
         Binding("e", "export", "tui_key_export"),
-        Binding("escape", "back", "tui_key_change_answers"),
-        Binding("ctrl+r", "restart", "tui_key_restart"),
+        Binding("a", "back", "tui_key_change_answers"),
+        Binding("ctrl+r", "restart", "tui_key_restart", show=False),  # in F1's list: the footer is full at 80 columns
         Binding("r", "focus_cited", "tui_key_cited", show=False),
     ]
 
@@ -164,28 +167,31 @@ class SummaryScreen(AdvisorScreen[str | None]):
 
     # Export --------------------------------------------------------------------------------------------
 
-    def action_export(self) -> None:
-        """e: ask for a file name and format, then write the export."""
-        self.app.push_screen(ExportDialog(EXPORT_STEM, Path.cwd(), self.advisor.lang), self._export_chosen)
+    def action_export(self, name: str | None = None) -> None:
+        """e: ask for a format and a file name (the last format chosen comes first), then write."""
+        dialog = ExportDialog(EXPORT_STEM, Path.cwd(), self.advisor.lang, self.advisor.export_format, name)
+        self.app.push_screen(dialog, self._export_chosen)
 
     def _export_chosen(self, request: ExportRequest | None) -> None:
         if request is None:
             return
+        self.advisor.export_format = request.fmt
         lang = self.advisor.lang
         if request.path.exists() and not request.path.is_dir():
 
             def confirmed(replace: bool | None) -> None:
                 if replace:
                     self.export(request, force=True)
-                else:
+                else:  # keep the file: back to the dialog to give another name
                     self.notify(t("tui_export_kept", lang, path=str(request.path)))
+                    self.action_export(_shown_name(request.path))
 
             self.app.push_screen(
                 ConfirmDialog(
                     t("tui_overwrite_title", lang),
                     t("tui_overwrite_question", lang, path=str(request.path)),
                     t("tui_overwrite_yes", lang),
-                    t("tui_cancel", lang),
+                    t("tui_overwrite_no", lang),
                     default=False,
                 ),
                 confirmed,
@@ -203,7 +209,8 @@ class SummaryScreen(AdvisorScreen[str | None]):
         try:
             atomic_write(request.path, self.export_text(request.fmt, lang), force=force)
         except (OutputError, OSError, ValueError) as error:
-            self.notify(t("tui_export_failed", lang, reason=str(error)), severity="error", timeout=10)
+            reason = error.text(lang) if isinstance(error, OutputError) else str(error)
+            self.notify(t("tui_export_failed", lang, reason=reason), severity="error", timeout=10)
             return False
         self.exported.append(request.path)
         self.notify(t("tui_export_saved", lang, path=str(request.path)), timeout=10)
@@ -212,8 +219,12 @@ class SummaryScreen(AdvisorScreen[str | None]):
     # Leaving ------------------------------------------------------------------------------------------
 
     def action_back(self) -> None:
-        """Escape: back to the wizard to change answers."""
+        """a: back to the wizard to change answers."""
         self.dismiss("back")
+
+    def action_chat(self) -> None:
+        """Escape: back to the chat; the wizard and this summary are left, their session saved."""
+        self.advisor.action_ask()
 
     def action_restart(self) -> None:
         """Ctrl+R: after confirming, start the wizard again."""
@@ -227,3 +238,11 @@ class SummaryScreen(AdvisorScreen[str | None]):
             ConfirmDialog(t("tui_restart_title", lang), t("tui_restart_question", lang), t("tui_restart_yes", lang), t("tui_cancel", lang), default=False),
             confirmed,
         )
+
+
+def _shown_name(path: Path) -> str:
+    """`path` as the export dialog shows it: relative to the working folder when inside it."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)

@@ -43,8 +43,9 @@ class WizardScreen(AdvisorScreen[None]):
 
     BINDINGS = [
         Binding("escape", "back", "tui_key_back"),
-        Binding("ctrl+r", "restart", "tui_key_restart"),
         Binding("o", "open_entry", "tui_key_read_entry"),
+        Binding("ctrl+t", "app.ask", "tui_key_chat"),  # Esc walks back through the answers; this leaves them saved
+        Binding("ctrl+r", "restart", "tui_key_restart", show=False),  # in F1's list: the footer is full at 80 columns
         Binding("a", "focus_answers", "tui_key_answers", show=False),
         *(Binding(str(number), f"choose({number})", "tui_key_choose_number", show=False) for number in range(1, 10)),
     ]
@@ -99,9 +100,11 @@ class WizardScreen(AdvisorScreen[None]):
         lang = self.advisor.lang
         self.sub_title = tree.title.get(lang)
         question = self.question
-        answered = len(self.session.answers)
+        # Counted along the walk: after an earlier answer changes, the session still holds answers
+        # for questions the new path may reach later, and they are not "answered so far".
+        answered = len(self.session.walked)
         pending = 1 if question is not None and self.editing is None else 0
-        total = max(len(self.session.with_defaults().answers), answered + pending)
+        total = max(len(self.session.with_defaults().walked), answered + pending)
         number = answered + 1 if self.editing is None else self._position(self.editing)
         self.query_one("#wizard-progress", Static).update(t("tui_wizard_progress", lang, number=min(number, total), total=total))
         self.query_one("#wizard-bar", ProgressBar).update(total=total, progress=answered)
@@ -131,10 +134,10 @@ class WizardScreen(AdvisorScreen[None]):
         self._show_help(question, lang)
 
     def _position(self, key: str) -> int:
-        for number, answer in enumerate(self.session.answers, start=1):
+        for number, answer in enumerate(self.session.walked, start=1):
             if answer.key == key:
                 return number
-        return len(self.session.answers) + 1
+        return len(self.session.walked) + 1
 
     def _show_answers(self, lang: str) -> None:
         tree = self.session.tree
@@ -142,7 +145,7 @@ class WizardScreen(AdvisorScreen[None]):
         listing = self.query_one("#wizard-answers", OptionList)
         highlighted = listing.highlighted
         rows = []
-        for answer in self.session.answers:
+        for answer in self.session.walked:
             question = tree.question(answer.key)
             if question is None:
                 continue
@@ -275,8 +278,8 @@ class WizardScreen(AdvisorScreen[None]):
 
     async def resume_from_summary(self) -> None:
         """Back from the summary: show the last question again, its answer highlighted."""
-        if self.session.done and self.session.answers:
-            self.editing = self.session.answers[-1].key
+        if self.session.done and self.session.walked:
+            self.editing = self.session.walked[-1].key
         await self.refresh_view()
         self.query_one("#wizard-options").focus()
 
@@ -296,7 +299,7 @@ class WizardScreen(AdvisorScreen[None]):
 
     def action_focus_answers(self) -> None:
         answers = self.query_one("#wizard-answers", OptionList)
-        if self.session.answers:
+        if self.session.walked:
             answers.focus()
             if answers.highlighted is None:
                 answers.highlighted = 0

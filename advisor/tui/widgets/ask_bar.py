@@ -153,9 +153,7 @@ class AskBar(Vertical):
             self._show_recalled(recalled)
 
     def action_dismiss(self) -> None:
-        """Escape: hide the suggestions, then clear the input."""
-        if self.suggestion_list.shown:
-            self.workers.cancel_group(self, "suggest")
-            self.suggestion_list.hide()
-        elif self.input.value:
-            self.input.value = ""
+        """Escape: hide the suggestions. It never clears the typed question (there is no undo);
+        Ctrl+U does that."""
+        self.workers.cancel_group(self, "suggest")
+        self.suggestion_list.hide()

@@ -19,6 +19,15 @@ class LocalizedFooter(Footer):
     recomposes the footer at once.
     """
 
+    # Textual's compact footer leaves a margin right of the palette key, through which the end of
+    # a row of keys too long for a narrow terminal shows as a stray character: cover it.
+    DEFAULT_CSS = """
+    LocalizedFooter.-compact FooterKey.-command-palette {
+        margin-right: 0;
+        padding-right: 1;
+    }
+    """
+
     def __init__(self) -> None:
         # Compact: at 80 columns the full-width style fits only five or six keys.
         super().__init__(compact=True)

@@ -134,3 +134,23 @@ async def test_command_palette_asks_a_question(kb_index: SearchIndex) -> None:
         await pilot.pause()
         await pilot.pause()
         assert app.screen.query_one(AnswerCard).answer.id == "mig"
+
+
+async def test_entries_ranked_nearly_as_high_are_offered_and_can_be_asked(kb_index: SearchIndex) -> None:
+    from advisor.reply import answer
+
+    question = "vllm tren k8s moi lan restart lai load shard rat lau du model da nam tren pvc"
+    close = answer(kb_index, question).close
+    assert close  # the premise of this test
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, question)
+        card = app.screen.query_one(AnswerCard)
+        assert str(card.query_one(".answer-close-label").render()) == "Also close:"
+        offered = card.query_one(".answer-close", OptionList)
+        assert [option.id for option in offered.options] == [entry_id for entry_id, _ in close]
+        offered.focus()
+        offered.highlighted = 0
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [c.answer.id for c in app.screen.query(AnswerCard)][-1] == close[0][0]

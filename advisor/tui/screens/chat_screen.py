@@ -130,7 +130,7 @@ class ChatScreen(AdvisorScreen[None]):
         card: Widget
         if reply.article is not None:
             self.latest = reply.article
-            card = AnswerCard(reply.article, lang)
+            card = AnswerCard(reply.article, lang, reply.close)
         else:
             card = NoAnswerCard(list(reply.suggestions), reply.lang, lang)
         await self._add_exchange(text, card)

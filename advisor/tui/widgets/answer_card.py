@@ -22,6 +22,7 @@ class AnswerCard(Vertical):
     Args:
         answer: The answer to show.
         lang: Interface language of the labels (the body keeps the entry's language).
+        close: (id, title) of the entries ranked nearly as high, offered first as follow-ups.
     """
 
     DEFAULT_CSS = """
@@ -37,16 +38,17 @@ class AnswerCard(Vertical):
         .answer-meta Button { min-width: 0; margin-left: 1; }
         .answer-notice { color: $text-warning; }
         Markdown { padding: 0; margin: 0; }
-        .answer-related-label, .answer-sources-label { text-style: bold; margin-top: 1; }
+        .answer-close-label, .answer-related-label, .answer-sources-label { text-style: bold; margin-top: 1; }
         .answer-sources { color: $text-muted; }
         ChoiceList { max-height: 8; }
     }
     """
 
-    def __init__(self, answer: Article, lang: str) -> None:
+    def __init__(self, answer: Article, lang: str, close: tuple[tuple[str, str], ...] = ()) -> None:
         super().__init__(classes="answer")
         self.answer = answer
         self.lang = lang
+        self.close = close
 
     def compose(self) -> ComposeResult:
         answer = self.answer
@@ -61,6 +63,9 @@ class AnswerCard(Vertical):
         if answer.sources:
             yield Static(t("sources", self.lang) + ":", classes="answer-sources-label", markup=False)
             yield Markdown(self._sources(), open_links=False, classes="answer-sources")
+        if self.close:
+            yield Static(t("also_close", self.lang) + ":", classes="answer-close-label", markup=False)
+            yield ChoiceList(*(Option(f"› {clean(title)}", id=rid) for rid, title in self.close), classes="answer-related answer-close")
         if answer.related:
             yield Static(t("related", self.lang) + ":", classes="answer-related-label", markup=False)
             yield ChoiceList(*(Option(f"› {clean(title)}", id=rid) for rid, title in answer.related), classes="answer-related")
@@ -83,6 +88,8 @@ class AnswerCard(Vertical):
             button.label = t("tui_open_full", lang)
         for notice in self.query(".answer-notice").results(Static):
             notice.update(t("language_fallback", lang, wanted=self.answer.wanted_lang, shown=self.answer.lang))
+        for label in self.query(".answer-close-label").results(Static):
+            label.update(t("also_close", lang) + ":")
         for label in self.query(".answer-related-label").results(Static):
             label.update(t("related", lang) + ":")
         for label in self.query(".answer-sources-label").results(Static):

@@ -8,14 +8,16 @@ exit statuses (docs/architecture.md).
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any
 
-from advisor.problems import AdvisorError, DataError
+from advisor.problems import AdvisorError, CacheDamaged, DataError
+
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+    from types import SimpleNamespace
 
 # Command -> the module of `advisor/commands/` that defines it, in the order `--help` lists them.
 COMMANDS: dict[str, str] = {
@@ -31,57 +33,23 @@ COMMANDS: dict[str, str] = {
 }
 
 
-class _Formatter(argparse.HelpFormatter):
-    """argparse's formatter, sized without importing `shutil`.
-
-    argparse makes a formatter for every `add_argument` and asks `shutil.get_terminal_size()`
-    for its width; `shutil` imports bz2 and lzma, a millisecond of `advisor ask`. The width is
-    worked out the same way: `COLUMNS`, else the terminal, else 80.
-    """
-
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None) -> None:
-        if width is None:
-            width = _columns() - 2
-        super().__init__(prog, indent_increment, max_help_position, width)
-
-
-def _columns() -> int:
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns or 80
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that exits with status 2 and one line, the documented usage-error contract."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", _Formatter)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The full parser, or with `only` a command's name, one with just that command's module.
 
     Importing every command module to parse `advisor ask` would cost more than the answer; the
     full parser is still built for `advisor --help` and for unknown commands.
     """
-    parser = _Parser(
+    import importlib
+
+    from advisor.commands.parsing import Parser
+
+    parser = Parser(
         prog="advisor",
         description="Answers questions about renting and orchestrating cloud GPUs, and recommends a set-up.",
         epilog="Run `advisor` alone on a terminal to open the interactive app.",
     )
     parser.add_argument("--version", action="store_true", help="print the version and exit")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     seen: set[str] = set()
     for command in COMMANDS if only is None else (only,):
         module_name = COMMANDS[command]
@@ -89,6 +57,73 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             seen.add(module_name)
             importlib.import_module(f"advisor.commands.{module_name}").add_parser(sub)
     return parser
+
+
+def quick_args(argv: Sequence[str]) -> SimpleNamespace | None:
+    """`argv` read without argparse, when it is a plain command line of a command that allows it.
+
+    Importing argparse and building even one command's parser costs a one-shot `advisor ask`
+    about 8 ms, a fifth of its run. The common forms (the command, its words, and before or after
+    them exact options with plain values) are read here from the command module's `QUICK` table,
+    to the same result argparse gives (a test holds the two together); anything else (help, an
+    abbreviated or unknown option, a bad value, options between the words) returns None and is
+    left to argparse, which also words the errors.
+    """
+    module = COMMANDS.get(argv[0]) if argv else None
+    if module is None:
+        return None
+    import importlib
+
+    spec = getattr(importlib.import_module(f"advisor.commands.{module}"), "QUICK", {}).get(argv[0])
+    if spec is None:
+        return None
+    from types import SimpleNamespace
+
+    positional, count, options, run = spec
+    kinds = {name: options[kind] if isinstance(kind, str) and kind.startswith("--") else kind for name, kind in options.items()}
+    dests = {name: (kind if isinstance(kind, str) and kind.startswith("--") else name).lstrip("-").replace("-", "_") for name, kind in options.items()}
+    values: dict[str, object] = {dests[name]: False if kind == "flag" else [] if kind is list else None for name, kind in kinds.items()}
+    words: list[str] = []
+    closed = False  # an option after the words ends them: argparse refuses more words after it
+    position = 1
+    while position < len(argv):
+        token = argv[position]
+        position += 1
+        if not token.startswith("-"):
+            if closed:
+                return None
+            words.append(token)
+            continue
+        closed = bool(words)
+        name, equals, value = token.partition("=")
+        kind = kinds.get(name)
+        if kind is None or (kind == "flag" and equals):
+            return None
+        if kind != "flag" and not equals:
+            if position >= len(argv):
+                return None
+            value = argv[position]
+            position += 1
+        if kind == "flag":
+            values[dests[name]] = True
+        elif value.startswith("-") or (isinstance(kind, tuple) and value not in kind):
+            return None
+        elif kind is int:
+            try:
+                values[dests[name]] = int(value)
+            except ValueError:
+                return None
+        elif kind is list:
+            values[dests[name]].append(value)  # type: ignore[attr-defined]  # a list, made above
+        else:
+            values[dests[name]] = value
+    if count == "*":
+        values[positional] = words
+    elif count == 1 and len(words) == 1:
+        values[positional] = words[0]
+    elif words or count == 1:
+        return None
+    return SimpleNamespace(version=False, command=argv[0], run=run, **values)
 
 
 def _looks_like_question(argv: Sequence[str]) -> bool:
@@ -130,6 +165,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="replace")  # type: ignore[union-attr]
         except (AttributeError, ValueError):
             pass
+    if argv == ["--version"]:  # before anything else: it needs nothing else
+        from advisor import __version__
+
+        print(f"advisor {__version__}")
+        return 0
     if argv[:1] == ["help"]:  # `advisor help`, `advisor help ask`
         argv = [*argv[1:2], "--help"]
     meant = mistyped_command(argv)
@@ -138,21 +178,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if _looks_like_question(argv):  # `advisor "mig la gi"` is a question
         argv = ["ask", *argv]
-    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
-    args = parser.parse_args(argv)
+    args: argparse.Namespace | SimpleNamespace | None = quick_args(argv)
+    if args is None:
+        parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
+        args = parser.parse_args(argv)
+        if args.command is None and not args.version:
+            if not (sys.stdin.isatty() and sys.stdout.isatty()):
+                parser.print_help()
+                return 2
+            args = parser.parse_args(["tui"])
     if args.version:
         from advisor import __version__
 
         print(f"advisor {__version__}")
         return 0
-    if args.command is None:
-        if sys.stdin.isatty() and sys.stdout.isatty():
-            args = parser.parse_args(["tui"])
-        else:
-            parser.print_help()
-            return 2
     try:
-        return int(args.run(args))
+        try:
+            return int(args.run(args))
+        except CacheDamaged as error:
+            # Found mid-answer in a large index (a small one is checked whole when opened): the
+            # file goes, and the command runs again on a rebuilt one, unless it has already
+            # printed part of its output (`ask --batch`).
+            try:
+                os.unlink(error.path)
+            except OSError:
+                pass
+            if getattr(args, "batch", None) is not None:
+                raise
+            return int(args.run(args))
     except DataError as error:
         print(error.problem, file=sys.stderr)
         return 2

@@ -13,9 +13,12 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import TextIO
 
 from advisor.textnorm import strip_terminal_escapes
+
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import TextIO
 
 _BOLD, _DIM, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
 _HEADING, _CODE, _ACCENT = "\x1b[1;36m", "\x1b[33m", "\x1b[32m"

@@ -15,11 +15,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from advisor.problems import DataError, InvalidInput, Problem
 from advisor.decision.tree import Node, Question, Tree
+
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
+    from pathlib import Path
 
 SESSION_SCHEMA = 1
 # The answer value that means "not sure": the question's default is used and marked assumed.
@@ -28,6 +31,8 @@ NOT_SURE = "not-sure"
 
 @dataclass(frozen=True)
 class Answer:
+    """One answer in a session; `assumed` when it is the question's default, not the user's."""
+
     key: str
     value: str
     assumed: bool = False
@@ -40,6 +45,8 @@ class SessionFileError(DataError):
     """
 
     def __init__(self, path: Path | str, message: str, line: int = 0) -> None:
+        from pathlib import Path  # only for a saved session: `advisor recommend` never needs it
+
         super().__init__(Problem(str(path), line, message))
         self.path = Path(path)
 
@@ -254,6 +261,8 @@ def save_session(session: Session, path: Path) -> None:
 
 def load_session(path: Path, tree: Tree) -> Session:
     """Read a saved session for `tree`; `SessionFileError` when it is unusable."""
+    from pathlib import Path
+
     path = Path(path)
     try:
         raw = path.read_bytes()

@@ -8,6 +8,7 @@ topic's tables are alive at a time and building 100,000 entries stays within mem
 
 from __future__ import annotations
 
+import os
 from array import array
 from collections.abc import Callable
 from itertools import groupby
@@ -19,6 +20,16 @@ from advisor.search.index import FIELD_WEIGHTS, FOCUS_BONUS, FULL_WEIGHT, INDEX_
 
 # Extra plain data to store beside the index: given the analyzer and a feature's topic count.
 Attach = Callable[[Analyzer, Callable[[str], int]], dict[str, Any]]
+
+
+def build(root: str | os.PathLike[str], attach: Attach | None, progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """(header, sections) of the index of the knowledge folder `root`."""
+    from pathlib import Path
+
+    from advisor.knowledge.load import load_knowledge
+
+    data = build_index(load_knowledge(Path(root)), attach)
+    return data, data.pop("sections")
 
 
 def build_index(kb: Any, attach: Attach | None = None) -> dict[str, Any]:

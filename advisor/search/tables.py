@@ -12,7 +12,10 @@ import zlib
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate
-from typing import Any
+
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def ints(values: Iterable[int], code: str = "i") -> bytes:

@@ -108,9 +108,9 @@ class AdvisorApp(App[None]):
     def decision_tree(self) -> Tree:
         """The decision tree, loaded on first use (`DataError` when it cannot be used)."""
         if self._tree is None:
-            from advisor.decision.validate import bundled_tree_path, load_tree
+            from advisor.library import open_tree
 
-            self._tree = load_tree(self.tree_path or bundled_tree_path())
+            self._tree = open_tree(self.tree_path)
         return self._tree
 
     @property

@@ -138,6 +138,14 @@ class SearchIndex:
             out.extend(bucket)
         return out
 
+    def words(self) -> list[str]:
+        """Every word of the typo-repair vocabulary (search-as-you-type completes words from it)."""
+        found: list[str] = []
+        for start, end in self.data["vocabulary"].values():
+            text = str(self._vocabulary_text[start:end], "utf-8")
+            found.extend(text.split("\n") if text else ())
+        return found
+
     def meta(self, entry_index: int) -> EntryMeta:
         entry_id, lang, title, summary, related, sources, path, topic = self.entries[entry_index]
         return EntryMeta(entry_id, lang, title, summary, tuple(related), tuple(tuple(pair) for pair in sources), path, topic or entry_id)

@@ -76,7 +76,7 @@ class SearchIndex:
         self.phrase_entry: Sequence[int] = sections["phrase_entry"].cast("i")
         self.topic_phrase_start: Sequence[int] = sections["topic_phrase_start"].cast("i")
         features = tables.Lookup(sections["features"], sections["feature_offsets"], sections["feature_table"])
-        self.postings = tables.Postings(features, sections["posting_starts"], sections["postings"])
+        self.postings = tables.Postings(features, sections["posting_starts"], sections["postings"], sections["pairs"])
         self.markers: dict[str, list[str]] = data["markers"]
         self.problems = [Problem(*p) for p in data["problems"]]
         self.analyzer = Analyzer.build(frozenset(data["stopwords"]), data["synonyms"])
@@ -112,7 +112,7 @@ class SearchIndex:
 
     def posting(self, token: str) -> Sequence[int]:
         """The packed postings (`encode_posting`, sorted by topic) of `token`; empty when unknown."""
-        number = self.postings.lookup.find(token)
+        number = self.postings.number(token)
         return self.postings.of(number) if number >= 0 else _NO_POSTINGS
 
     def document_frequency(self, token: str) -> int:

@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "show": "ask",
     "list": "ask",
     "check": "check",
+    "index": "index",
     "recommend": "decide",
     "guide": "decide",
     "tree": "decide",

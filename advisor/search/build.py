@@ -15,6 +15,7 @@ per-topic arithmetic runs through `map` over whole dicts rather than a Python lo
 from __future__ import annotations
 
 import gc
+import marshal
 import os
 from array import array
 from collections import Counter, deque
@@ -164,8 +165,6 @@ def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
     A feature's weight is the best weight of the fields it occurs in: the fields' words are
     laid over one another lightest first, so that the heaviest stays, in whole-list operations.
     """
-    import marshal
-
     texts: list[tuple[int, list[str], list[tuple[str, str]]]] = []  # (field weight, words, pairs), in the order written
     held: list[set[Any]] = []  # the features of each phrasing
     phrasings: list[tuple[str, str, str, int, int]] = []
@@ -303,6 +302,7 @@ class _Builder:
         sections["features"], sections["feature_offsets"], sections["feature_table"] = tables.pack_table(words)
         sections["pairs"], sections["posting_starts"], sections["postings"] = self._pack_postings(len(words))
         sections["vocabulary"] = vocabulary_text
+        sections["attached"] = marshal.dumps({key: value for key, value in extra.items() if key != "problems" and not key.endswith("_triggers")})
         header = {
             "version": INDEX_VERSION,
             "langs": langs,
@@ -311,8 +311,11 @@ class _Builder:
             "synonyms": {k: list(v) for k, v in ((lexicon.synonyms if lexicon else None) or {}).items()},
             "markers": {k: sorted(v) for k, v in ((lexicon.markers if lexicon else None) or {}).items()},
             "errors": [[list(signature), topic] for signature, found in self.error_lines.items() for topic in found],
-            **extra,
+            "canonical": self.analyzer.phrases,
             "problems": [[p.path, p.line, p.message, p.warning] for p in problems] + list(extra.get("problems", ())),
+            # Only the words that tell whether a question is for an attachment are read on every
+            # start; the attachment itself (the catalogue) is a section, decoded when needed.
+            **{key: value for key, value in extra.items() if key.endswith("_triggers")},
         }
         return header, sections
 

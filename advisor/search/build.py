@@ -17,11 +17,12 @@ from __future__ import annotations
 import gc
 import marshal
 import os
+import sys
 from array import array
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from itertools import accumulate, chain, compress, count, filterfalse, islice, repeat
-from operator import add, and_, itemgetter, lshift, ne, or_, rshift, sub
+from operator import add, itemgetter, lshift, ne, or_, sub
 from typing import Any
 
 from advisor.search import tables
@@ -30,7 +31,6 @@ from advisor.search.index import FIELD_WEIGHTS, FOCUS_BONUS, FULL_WEIGHT, INDEX_
 
 # Extra plain data to store beside the index: given the analyzer and a word's topic count.
 Attach = Callable[[Analyzer, Callable[[str], int]], dict[str, Any]]
-_LOW32 = 0xFFFFFFFF
 
 
 def build(root: str | os.PathLike[str], attach: Attach | None, progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -75,6 +75,7 @@ def analysed_topics(folder: Any, groups: list[list[Any]], analyzer: Analyzer, pr
     up in memory. Problems of the entry files go to `problems`.
     """
     from advisor.knowledge.load import read_topic
+    from advisor.problems import Problem
 
     workers = _workers() if files > PARALLEL_FILES else 1
     done = 0
@@ -94,11 +95,11 @@ def analysed_topics(folder: Any, groups: list[list[Any]], analyzer: Analyzer, pr
     with ProcessPoolExecutor(workers, mp_context=_context(), initializer=_start_worker, initargs=setup) as pool:
         pending = deque(pool.submit(_analyse_batch, batch) for batch in islice(batches, workers * _BATCHES_AHEAD))
         while pending:
-            results, found, read = pending.popleft().result()
+            results, found, read = marshal.loads(pending.popleft().result())
             following = next(batches, None)
             if following is not None:
                 pending.append(pool.submit(_analyse_batch, following))
-            problems += found
+            problems += [Problem(*problem) for problem in found]
             yield from results
             done += read
             if progress is not None:
@@ -136,8 +137,9 @@ def _start_worker(folder: Any, stopwords: list[str], synonyms: dict[str, tuple[s
     _WORKER.update(folder=folder, analyzer=Analyzer.build(frozenset(stopwords), synonyms))
 
 
-def _analyse_batch(groups: list[list[Any]]) -> tuple[list[Analysed], list[Any], int]:
-    """(the analysed topics of `groups`, their files' problems, how many files were read)."""
+def _analyse_batch(groups: list[list[Any]]) -> bytes:
+    """The analysed topics of `groups`, their files' problems and how many files were read, as
+    one marshal blob (plain data: several times cheaper to send back than pickling it)."""
     from advisor.knowledge.load import read_topic
 
     folder, analyzer = _WORKER["folder"], _WORKER["analyzer"]
@@ -147,16 +149,17 @@ def _analyse_batch(groups: list[list[Any]]) -> tuple[list[Analysed], list[Any], 
         entries = read_topic(group, folder, problems)
         if entries:
             results.append(analyse(entries, analyzer))
-    return results, problems, sum(map(len, groups))
+    return marshal.dumps((results, [tuple(problem) for problem in problems], sum(map(len, groups))))
 
 
 # One topic, read and analysed, in few objects (worker processes send it whole): its id, its
 # entries' records (one blob and where each ends) and languages, its error lines' signatures,
-# its phrasings (words, words sorted, text; field and entry number of each as bytes), its words
+# its phrasings (words, words sorted, text, each packed; field and entry number as bytes), its words
 # and their weights, and its pairs of neighbouring words (two word positions) and their weights.
 # A weight is the best field weight plus the focus bonus (capped at FULL_WEIGHT); the builder
 # numbers the words and adds the topic number.
-Analysed = tuple[str, bytes, list[int], list[str], list[tuple[str, ...]], list[str], list[str], list[str], bytes, bytes, list[str], bytes, bytes, bytes, bytes]
+Run = tuple[bytes, list[int]]  # strings packed by `tables.run`
+Analysed = tuple[str, bytes, list[int], list[str], list[tuple[str, ...]], Run, Run, Run, bytes, bytes, list[str], bytes, bytes, bytes, bytes]
 
 
 def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
@@ -201,9 +204,9 @@ def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
         list(accumulate(map(len, records))),
         [entry.lang for entry in entries],
         signatures,
-        list(map(itemgetter(0), phrasings)),
-        list(map(itemgetter(1), phrasings)),
-        list(map(itemgetter(2), phrasings)),
+        tables.run(list(map(itemgetter(0), phrasings)), lines=True),
+        tables.run(list(map(itemgetter(1), phrasings)), lines=True),
+        tables.run(list(map(itemgetter(2), phrasings))),
         bytes(map(itemgetter(3), phrasings)),
         array("i", map(itemgetter(4), phrasings)).tobytes(),
         list(weights),
@@ -221,8 +224,9 @@ def _best(texts: list[tuple[int, list[str], list[tuple[str, str]]]], part: int) 
     for text in sorted(texts, key=itemgetter(0)):  # lightest first: the heaviest is laid last
         features: list[Any] = text[part]  # type: ignore[assignment]  # `part` picks a list
         best.update(zip(features, repeat(text[0])))
-    order = dict.fromkeys(chain.from_iterable(map(itemgetter(part), texts)))
-    return dict(zip(order, map(best.__getitem__, order)))
+    order: dict[Any, int] = dict.fromkeys(chain.from_iterable(map(itemgetter(part), texts)), 0)
+    order.update(best)  # keeps the order of the keys, takes the values
+    return order
 
 
 class _Builder:
@@ -258,9 +262,9 @@ class _Builder:
         self.entry_lang.extend(self.langs.setdefault(lang, len(self.langs)) for lang in langs)
         for signature in signatures:
             self.error_lines.setdefault(signature, []).append(topic)
-        self.phrases.add_all(phrases)
-        self.sorted_phrases.add_all(sorted_phrases)
-        self.phrase_text.add_all(texts)
+        self.phrases.add_run(*phrases)
+        self.sorted_phrases.add_run(*sorted_phrases)
+        self.phrase_text.add_run(*texts)
         self.phrase_field += fields
         self.phrase_entry.extend(map(add, array("i", entries), repeat(first_entry)))
         self.topic_phrase_start.append(len(self.phrases))
@@ -328,15 +332,17 @@ class _Builder:
             values.extend(postings)
         self.word_postings = []
         codes = array("q")
+        low, high = (0, 1) if sys.byteorder == "little" else (1, 0)  # the halves of an int64
         for first, items in enumerate(self.pair_postings):  # second << 32 | posting, by first word
             if not items:
                 continue
-            ordered = sorted(items)
-            seconds = list(map(rshift, ordered, repeat(32)))
+            ordered = array("q", sorted(items))
+            halves = memoryview(ordered).cast("B").cast("i")
+            seconds = halves[high::2]
             changes = list(compress(count(1), map(ne, seconds[1:], seconds)))  # where a new pair starts
             codes.extend(map(add, repeat(first * words), chain([seconds[0]], map(seconds.__getitem__, changes))))
             lengths.extend(map(sub, chain(changes, [len(seconds)]), chain([0], changes)))
-            values.extend(array("i", map(and_, ordered, repeat(_LOW32))))
+            values.extend(halves[low::2].tobytes())
             self.pair_postings[first] = array("q")
         starts = array("q", accumulate(lengths, initial=0))
         return codes.tobytes(), starts.tobytes(), values

@@ -13,7 +13,7 @@ import zlib
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from itertools import accumulate, islice, repeat
+from itertools import accumulate, repeat
 from operator import add
 
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
@@ -72,6 +72,16 @@ class Spill:
         return data
 
 
+def run(items: list[str], lines: bool = False) -> tuple[bytes, list[int]]:
+    """`items` packed as `StringPacker` packs them: (their bytes, where each ends in them)."""
+    end = 1 if lines else 0
+    text = ("\n" if lines else "").join(items) + ("\n" if lines and items else "")
+    if lines and text.count("\n") != len(items):
+        raise ValueError("an item contains a newline")
+    lengths = map(len, map(str.encode, items, repeat("utf-8"), repeat("surrogatepass")))
+    return text.encode("utf-8", "surrogatepass"), list(accumulate(map(add, lengths, repeat(end))))
+
+
 class StringPacker:
     """Builds `pack_strings`'s result one string at a time, without keeping the strings.
 
@@ -88,26 +98,14 @@ class StringPacker:
     def __len__(self) -> int:
         return len(self._offsets) - 1
 
-    def add(self, item: str) -> None:
-        raw = item.encode("utf-8", "surrogatepass")
-        if self._lines:
-            if b"\n" in raw:
-                raise ValueError("an item contains a newline")
-            raw += b"\n"
-        self._blob.extend(raw)
-        self._offsets.append(len(self._blob))
-
     def add_all(self, items: list[str]) -> None:
         """`add` each of `items`, in a few calls rather than a few per item."""
-        if not items:
-            return
-        end = 1 if self._lines else 0
-        text = ("\n" if self._lines else "").join(items)
-        if self._lines and text.count("\n") != len(items) - 1:
-            raise ValueError("an item contains a newline")
-        lengths = map(len, map(str.encode, items, repeat("utf-8"), repeat("surrogatepass")))
-        self._offsets.extend(islice(accumulate(map(add, lengths, repeat(end)), initial=len(self._blob)), 1, None))
-        self._blob.extend((text + "\n" * end).encode("utf-8", "surrogatepass"))
+        self.add_run(*run(items, self._lines))
+
+    def add_run(self, blob: bytes, ends: list[int]) -> None:
+        """Add the items of a `run` (packed elsewhere: a worker process of an index build)."""
+        self._offsets.extend(map(add, ends, repeat(len(self._blob))))
+        self._blob.extend(blob)
 
     def packed(self) -> tuple[bytes | Spill, bytes]:
         blob = self._blob if isinstance(self._blob, Spill) else bytes(self._blob)

@@ -8,17 +8,20 @@ exit statuses (docs/architecture.md).
 
 from __future__ import annotations
 
-import argparse
 import errno
-import functools
-import importlib
+import gc
 import io
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any
 
-from advisor.problems import AdvisorError, DataError
+from advisor.problems import AdvisorError, CacheDamaged, DataError
+
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+    from types import SimpleNamespace
+    from typing import Any
 
 # Command -> the module of `advisor/commands/` that defines it, in the order `--help` lists them.
 COMMANDS: dict[str, str] = {
@@ -26,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "show": "ask",
     "list": "ask",
     "check": "check",
+    "index": "index",
     "recommend": "decide",
     "guide": "decide",
     "tree": "decide",
@@ -34,118 +38,8 @@ COMMANDS: dict[str, str] = {
 }
 
 
-class _Formatter(argparse.HelpFormatter):
-    """argparse's formatter in the interface language, sized without importing `shutil`.
-
-    Help texts are label keys ("cli_help_ask") looked up only when help is printed, so parsing
-    `advisor ask` never reads the locale files for them; argparse's own words (usage, section
-    titles) are looked up the same way. Lines break at spaces only ("not-sure", "--json" stay
-    whole). argparse makes a formatter for every `add_argument` and asks
-    `shutil.get_terminal_size()` for its width; `shutil` imports bz2 and lzma, a millisecond of
-    `advisor ask`. The width is worked out the same way: `COLUMNS`, else the terminal, else 80.
-
-    Args:
-        lang: The language of the help.
-        values: Values to fill into the help texts (the list of provider needs).
-    """
-
-    SECTIONS = {"positional arguments": "cli_positionals", "options": "cli_options"}
-
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None,
-                 *, lang: str = "en", values: dict[str, str] | None = None) -> None:
-        if width is None:
-            width = _columns() - 2
-        super().__init__(prog, indent_increment, max_help_position, width)
-        self.lang = lang
-        self.values = values or {}
-
-    def say(self, text: str | None) -> str | None:
-        """`text` in the help's language when it is a label key, else as written."""
-        if text and text.startswith("cli_"):
-            from advisor.i18n import t
-
-            return t(text, self.lang, **self.values)
-        return text
-
-    def add_usage(self, usage: str | None, actions: Any, groups: Any, prefix: str | None = None) -> None:
-        super().add_usage(usage, actions, groups, prefix if prefix is not None else self.say("cli_usage"))
-
-    def start_section(self, heading: str | None) -> None:
-        super().start_section(self.say(self.SECTIONS.get(heading or "", heading)))
-
-    def add_text(self, text: str | None) -> None:
-        super().add_text(self.say(text))
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        return self.say(action.help)
-
-    def _split_lines(self, text: str, width: int) -> list[str]:
-        import textwrap
-
-        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        import textwrap
-
-        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False)
-
-
-def _columns() -> int:
-    try:
-        columns = int(os.environ["COLUMNS"])
-    except (KeyError, ValueError):
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns or 80
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that exits with status 2 and one line, the documented usage-error contract, and
-    writes its help in `lang` (help texts are label keys; `help_values` fill them in)."""
-
-    def __init__(self, *args: Any, lang: str = "en", help_values: dict[str, str] | None = None, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", functools.partial(_Formatter, lang=lang, values=help_values))
-        kwargs["add_help"] = False  # added below, so its help is a label key too
-        super().__init__(*args, **kwargs)
-        self.lang = lang
-        self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS, help="cli_help_help")
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, error_line(_argparse_message(message, self.lang), self.lang, self.prog) + "\n")
-
-
-# argparse's own error messages (its English wording) and the labels that say them.
-_ARGPARSE_MESSAGES = (
-    (r"argument (?P<argument>[^:]+): (?P<message>.*)", "cli_argparse_argument"),
-    (r"invalid choice: (?P<value>.*) \(choose from (?P<choices>.*)\)", "cli_argparse_invalid_choice"),
-    (r"invalid (?P<type>\w+) value: (?P<value>.*)", "cli_argparse_invalid_value"),
-    (r"expected one argument", "cli_argparse_expected_one"),
-    (r"the following arguments are required: (?P<names>.*)", "cli_argparse_required"),
-    (r"unrecognized arguments: (?P<names>.*)", "cli_argparse_unrecognized"),
-    (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)", "cli_argparse_ambiguous"),
-)
-
-
-def _argparse_message(message: str, lang: str) -> str:
-    """An argparse error message in `lang` (as argparse wrote it when unknown)."""
-    if lang == "en":
-        return message
-    import re
-
-    from advisor.i18n import t
-
-    for pattern, key in _ARGPARSE_MESSAGES:
-        found = re.fullmatch(pattern, message)
-        if found is not None:
-            values = found.groupdict()
-            if "message" in values:
-                values["message"] = _argparse_message(values["message"], lang)
-            return t(key, lang, **values)
-    return message
+# Commands that keep running (and collecting garbage) rather than answer once.
+LONG_RUNNING = ("guide", "tui")
 
 
 def error_line(message: str, lang: str, prog: str = "advisor") -> str:
@@ -162,10 +56,15 @@ def build_parser(only: str | None = None, lang: str = "en") -> argparse.Argument
     Importing every command module to parse `advisor ask` would cost more than the answer; the
     full parser is still built for `advisor --help` and for unknown commands.
     """
-    parser = _Parser(prog="advisor", description="cli_description", epilog="cli_epilog", lang=lang)
+    import functools
+    import importlib
+
+    from advisor.commands.parsing import Parser
+
+    parser = Parser(prog="advisor", description="cli_description", epilog="cli_epilog", lang=lang)
     parser.add_argument("--version", action="store_true", help="cli_version_help")
     # argparse only calls `parser_class(**kwargs)`, so a partial carries the language to every command's parser.
-    commands = functools.partial(_Parser, lang=lang)
+    commands = functools.partial(Parser, lang=lang)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=commands)  # type: ignore[call-overload]
     seen: set[str] = set()
     for command in COMMANDS if only is None else (only,):
@@ -187,6 +86,72 @@ def help_language(argv: Sequence[str]) -> str:
             return given
 
     return default_language()
+
+
+def quick_args(argv: Sequence[str]) -> SimpleNamespace | None:
+    """`argv` read without argparse, when it is a plain command line of a command that allows it.
+
+    Importing argparse and building even one command's parser costs a one-shot `advisor ask`
+    about 8 ms, a fifth of its run. The common forms (the command, its words, and before or after
+    them exact options with plain values) are read here from the command module's `QUICK` table,
+    to the same result argparse gives (a test holds the two together); anything else (help, an
+    abbreviated or unknown option, a bad value, options between the words) returns None and is
+    left to argparse, which also words the errors.
+    """
+    module = COMMANDS.get(argv[0]) if argv else None
+    if module is None:
+        return None
+    __import__(f"advisor.commands.{module}")  # importlib itself would cost a quarter of a millisecond
+    spec = getattr(sys.modules[f"advisor.commands.{module}"], "QUICK", {}).get(argv[0])
+    if spec is None:
+        return None
+    from types import SimpleNamespace
+
+    positional, count, options, run = spec
+    kinds = {name: options[kind] if isinstance(kind, str) and kind.startswith("--") else kind for name, kind in options.items()}
+    dests = {name: (kind if isinstance(kind, str) and kind.startswith("--") else name).lstrip("-").replace("-", "_") for name, kind in options.items()}
+    values: dict[str, object] = {dests[name]: False if kind == "flag" else [] if kind is list else None for name, kind in kinds.items()}
+    words: list[str] = []
+    closed = False  # an option after the words ends them: argparse refuses more words after it
+    position = 1
+    while position < len(argv):
+        token = argv[position]
+        position += 1
+        if not token.startswith("-"):
+            if closed:
+                return None
+            words.append(token)
+            continue
+        closed = bool(words)
+        name, equals, value = token.partition("=")
+        kind = kinds.get(name)
+        if kind is None or (kind == "flag" and equals):
+            return None
+        if kind != "flag" and not equals:
+            if position >= len(argv):
+                return None
+            value = argv[position]
+            position += 1
+        if kind == "flag":
+            values[dests[name]] = True
+        elif value.startswith("-") or (isinstance(kind, tuple) and value not in kind):
+            return None
+        elif kind is int:
+            try:
+                values[dests[name]] = int(value)
+            except ValueError:
+                return None
+        elif kind is list:
+            values[dests[name]].append(value)  # type: ignore[attr-defined]  # a list, made above
+        else:
+            values[dests[name]] = value
+    if count == "*":
+        values[positional] = words
+    elif count == 1 and len(words) == 1:
+        values[positional] = words[0]
+    elif words or count == 1:
+        return None
+    return SimpleNamespace(version=False, command=argv[0], run=run, **values)
 
 
 def _looks_like_question(argv: Sequence[str]) -> bool:
@@ -269,6 +234,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="replace")  # type: ignore[union-attr]
         except (AttributeError, ValueError):
             pass
+    if argv == ["--version"]:  # before anything else: it needs nothing else
+        from advisor import __version__
+
+        print(f"advisor {__version__}")
+        return 0
     if argv[:1] == ["help"]:  # `advisor help`, `advisor help ask`
         argv = [*argv[1:2], "--help"]
     meant = mistyped_command(argv)
@@ -280,21 +250,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if _looks_like_question(argv):  # `advisor "mig la gi"` is a question
         argv = ["ask", *argv]
-    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None, help_language(argv))
-    args = parser.parse_args(argv)
+    args: argparse.Namespace | SimpleNamespace | None = quick_args(argv)
+    if args is None:
+        parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None, help_language(argv))
+        args = parser.parse_args(argv)
+        if args.command is None and not args.version:
+            if not (sys.stdin.isatty() and sys.stdout.isatty()):
+                parser.print_help()
+                return 2
+            args = parser.parse_args(["tui"])
     if args.version:
         from advisor import __version__
 
         print(f"advisor {__version__}")
         return 0
-    if args.command is None:
-        if sys.stdin.isatty() and sys.stdout.isatty():
-            args = parser.parse_args(["tui"])
-        else:
-            parser.print_help()
-            return 2
+    if args.command in LONG_RUNNING or getattr(args, "batch", None) is not None:
+        gc.enable()
     try:
-        return int(args.run(args))
+        try:
+            return int(args.run(args))
+        except CacheDamaged as error:
+            # Found mid-answer in a large index (a small one is checked whole when opened): the
+            # file goes, and the command runs again on a rebuilt one, unless it has already
+            # printed part of its output (`ask --batch`).
+            try:
+                os.unlink(error.path)
+            except OSError:
+                pass
+            if getattr(args, "batch", None) is not None:
+                raise
+            return int(args.run(args))
     except DataError as error:
         _error(str(error.problem))
         return 2
@@ -320,7 +305,13 @@ def run() -> None:
     Once the answer is printed there is nothing left to do, yet tearing down every module and the
     index's buffers costs a one-shot `advisor ask` about 6 ms, a sixth of its run. Output is
     flushed first; the app has restored the terminal before `main()` returns.
+
+    The cyclic garbage collector is off for the same reason: in a run of a few dozen
+    milliseconds it only walks, thirty times over, the objects that imports and the index make
+    (about 4 ms of `advisor ask`, and a one-shot command leaves little garbage). `main()` turns
+    it back on for the commands that keep running (`LONG_RUNNING`, `ask --batch`).
     """
+    gc.disable()
     code = main()
     try:
         sys.stdout.flush()

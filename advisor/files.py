@@ -99,8 +99,8 @@ def move_aside(path: str | os.PathLike[str]) -> str | None:
 
 def decode_utf8(raw: bytes) -> str:
     """`raw` as UTF-8 text; `LineError` naming the line of the first invalid byte."""
-    try:
-        return raw.decode("utf-8-sig")
+    try:  # as "utf-8-sig" decodes, without importing that codec (a quarter of a millisecond)
+        return raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
         raise LineError(line, f"not valid UTF-8 (byte 0x{raw[error.start]:02x})") from None

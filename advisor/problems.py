@@ -60,6 +60,14 @@ class DataError(AdvisorError):
         self.problem = problem
 
 
+class CacheDamaged(AdvisorError, ValueError):
+    """A cache file (the index of a large knowledge folder) failed its checksum while in use."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"the cache file {path} is damaged; it has been removed and will be rebuilt")
+        self.path = path
+
+
 class InvalidInput(AdvisorError, ValueError):
     """A value the user gave the engine is not allowed: an answer, a need, a move in the guide."""
 

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import os
 from collections import namedtuple
-from typing import TYPE_CHECKING, Any
 
 from advisor.search.index import EntryMeta, SearchIndex
 from advisor.search.confidence import ANSWER_CONFIDENCE
-from advisor.search.rank import Outcome, detect_language, search
 
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
+    from typing import Any
+
     from advisor.catalogue.replies import ProviderAnswer
+    from advisor.search.rank import Outcome
 
 KNOWLEDGE, CATALOGUE, NONE = "knowledge", "catalogue", "none"
 # Entries ranked within this many points of the answer are named beside it ("also close").
@@ -84,6 +86,8 @@ def answer(index: SearchIndex, question: str, lang: str | None = None, *, defaul
             is shown whatever ranks first, with the confidence the ranking gives it.
         limit: How many ranked entries to keep in `outcome`.
     """
+    from advisor.search.rank import detect_language, search  # rapidfuzz: not for `advisor show`
+
     detected = lang or detect_language(index, question)
     outcome = search(index, question, lang=detected or default_lang, limit=max(limit, 3))
     answer_lang = detected or default_lang or _entry_lang(index, outcome)

@@ -13,10 +13,13 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Callable
-from typing import TextIO
 
 from advisor.textnorm import strip_terminal_escapes
+
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TextIO
 
 _BOLD, _DIM, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
 _HEADING, _CODE, _ACCENT = "\x1b[1;36m", "\x1b[33m", "\x1b[32m"
@@ -235,3 +238,39 @@ def page(text: str, stream: TextIO | None = None) -> None:
         except (OSError, ValueError):
             pass
     stream.write(text if text.endswith("\n") else text + "\n")
+
+
+class ProgressBar:
+    """A one-line progress bar redrawn in place on a terminal: `label  done/total [####....] 45%`.
+
+    Redrawn at most ten times a second, so that following a fast loop costs it nothing; cleared
+    by `close()`. Only for a terminal: when output goes to a file or a pipe, show nothing.
+    """
+
+    def __init__(self, label: str, stream: TextIO | None = None) -> None:
+        self.label = label
+        self.stream = stream or sys.stderr
+        self._shown = 0.0
+        self._drawn = False
+
+    def update(self, done: int, total: int) -> None:
+        import time
+
+        now = time.monotonic()
+        if now - self._shown < 0.1 and done < total:
+            return
+        self._shown = now
+        columns = terminal_size(self.stream)[0]
+        share = done / total if total else 1.0
+        counts = f"{done:,}/{total:,}"
+        width = max(columns - len(self.label) - len(counts) - 12, 10)
+        filled = round(width * share)
+        self.stream.write(f"\r{self.label}  {counts} [{'#' * filled}{'.' * (width - filled)}] {share:4.0%}")
+        self.stream.flush()
+        self._drawn = True
+
+    def close(self) -> None:
+        """Clear the line (the caller then prints the outcome)."""
+        if self._drawn:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()

@@ -288,3 +288,32 @@ def test_output_to_a_closed_pipe_is_quiet() -> None:
     proc.stdout.close()
     proc.wait(timeout=60)
     assert b"Traceback" not in proc.stderr.read()
+
+
+def test_the_collector_stays_off_for_one_answer_and_runs_for_long_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`run()` turns the cyclic collector off for a one-shot command; `main()` turns it back on
+    for the commands that keep running, such as `ask --batch` over a long file."""
+    import gc
+
+    import advisor.reply
+
+    seen: list[bool] = []
+    answer = advisor.reply.answer
+
+    def watched(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return answer(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(advisor.reply, "answer", watched)
+    questions = tmp_path / "questions.txt"
+    questions.write_text("what is mig\n", encoding="utf-8")
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        main(["ask", "--json", "what is mig"])
+        main(["ask", "--batch", str(questions)])
+    finally:
+        if was:
+            gc.enable()
+    capsys.readouterr()
+    assert seen == [False, True]

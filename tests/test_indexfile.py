@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import marshal
+import zlib
 from array import array
 from pathlib import Path
 
@@ -31,13 +32,24 @@ def test_header_and_sections_round_trip(tmp_path: Path, monkeypatch: pytest.Monk
         assert {name: bytes(found[name][:]) for name in sections} == sections
 
 
-def test_the_file_starts_with_a_marshal_header() -> None:
-    header = marshal.loads(storage.pack({"key": "k"}, {"x": b"123"}))
+def test_the_file_ends_with_a_marshal_header_and_a_trailer() -> None:
+    data = storage.pack({"key": "k"}, {"x": b"123"})
+    assert data[-storage.TRAILER_BYTES :].startswith(storage.MAGIC) and data[:3] == b"123"
+    header = marshal.loads(_header_bytes(data))
     assert header["key"] == "k" and header["format"] == storage.FORMAT
 
 
-@pytest.mark.parametrize("damage", ["truncate", "pad", "foreign", "byteorder"])
-def test_a_damaged_or_foreign_file_is_refused(tmp_path: Path, damage: str) -> None:
+def _header_bytes(data: bytes) -> bytes:
+    length = int.from_bytes(data[-8:-4], "little")
+    return data[-storage.TRAILER_BYTES - length : -storage.TRAILER_BYTES]
+
+
+def _trailer(head: bytes) -> bytes:
+    return storage.MAGIC + len(head).to_bytes(4, "little") + zlib.crc32(head).to_bytes(4, "little")
+
+
+@pytest.mark.parametrize("damage", ["truncate", "pad", "foreign", "byteorder", "empty", "zeros"])
+def test_a_damaged_or_foreign_file_is_refused(tmp_path: Path, damage: str, monkeypatch: pytest.MonkeyPatch) -> None:
     data = storage.pack({"key": "k"}, {"x": b"0123456789" * 10})
     if damage == "truncate":
         data = data[:-8]
@@ -45,15 +57,56 @@ def test_a_damaged_or_foreign_file_is_refused(tmp_path: Path, damage: str) -> No
         data += b"\0" * 8
     elif damage == "foreign":
         data = marshal.dumps({"key": "k", "format": "something else"})
-    else:
-        header = marshal.loads(data)
-        data = marshal.dumps({**header, "byteorder": "big" if header["byteorder"] == "little" else "little"})
+    elif damage == "empty":
+        data = b""
+    elif damage == "zeros":
+        data = bytes(len(data))
+    else:  # a whole, well-formed file written on a machine of the other byte order
+        head = _header_bytes(data)
+        header = marshal.loads(head)
+        other = marshal.dumps({**header, "byteorder": "big" if header["byteorder"] == "little" else "little"})
+        data = data[: len(data) - storage.TRAILER_BYTES - len(head)] + other + _trailer(other)
     with pytest.raises(ValueError):
         storage.unpack(data)
     path = tmp_path / "index.bin"
     path.write_bytes(data)
-    with pytest.raises(ValueError):
-        storage.open_file(str(path))
+    for whole in (storage.READ_WHOLE_BYTES, 0):
+        monkeypatch.setattr(storage, "READ_WHOLE_BYTES", whole)
+        with pytest.raises(ValueError):
+            storage.open_file(str(path))
+
+
+def test_every_changed_byte_is_caught(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A byte changed anywhere is refused: when a small file is opened, or when a large file's
+    damaged block is first read (a checksum per block: reading all of a large file to open it
+    would cost more than the answer)."""
+    monkeypatch.setattr(storage, "BLOCK", 4096)
+    sections = {"a": bytes(range(256)) * 40, "b": b"x" * 20_000}
+    data = storage.pack({"key": "k"}, sections)
+    path = tmp_path / "index.bin"
+    for position in range(0, len(data), 499):
+        damaged = bytearray(data)
+        damaged[position] ^= 0x10
+        with pytest.raises(ValueError):
+            storage.unpack(bytes(damaged))
+        path.write_bytes(damaged)
+        monkeypatch.setattr(storage, "READ_WHOLE_BYTES", 0)
+        with pytest.raises(ValueError):  # at open (trailer, header), else at the block's first read
+            _, found = storage.open_file(str(path))
+            for name in sections:
+                bytes(found[name][:])
+        monkeypatch.setattr(storage, "READ_WHOLE_BYTES", 8 << 20)
+
+
+def test_reads_across_blocks_of_a_large_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(storage, "BLOCK", 64)
+    blob = bytes(range(256)) * 9
+    (tmp_path / "index.bin").write_bytes(storage.pack({}, {"pad": b"abc", "blob": blob}))
+    monkeypatch.setattr(storage, "READ_WHOLE_BYTES", 0)
+    _, found = storage.open_file(str(tmp_path / "index.bin"))
+    for start, stop in [(0, 1), (60, 70), (63, 64), (64, 65), (5, 600), (0, len(blob)), (len(blob) - 3, len(blob)), (100, 100)]:
+        assert found["blob"][start:stop] == blob[start:stop]
+    assert bytes(found["pad"]) == b"abc"
 
 
 @pytest.mark.parametrize("lines", [False, True])

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.library import open_index
-from advisor.search.cache import _cache_file
+from advisor.search import storage
+from advisor.search.cache import cache_file
 from advisor.paths import bundled_knowledge_dir
 from advisor.search.rank import MAX_QUERY_CHARS, detect_language, search
 from tests.conftest import write_entry
@@ -113,7 +114,7 @@ _BUNDLED = open_index(bundled_knowledge_dir(), use_cache=False)
 def test_cache_is_used_then_rebuilt_when_a_file_changes(tiny_kb: Path) -> None:
     first = open_index(tiny_kb)
     assert search(first, "pizza oven temperature").best.topic == "pizza-oven"
-    cache = Path(_cache_file(tiny_kb))
+    cache = Path(cache_file(tiny_kb))
     assert cache.exists()
     write_entry(tiny_kb, "en", "pizza-oven", title="Grill", questions=["charcoal grill", "grill grates", "grill heat", "grill cleaning"], keywords=["grill"])
     later = time.time() + 5
@@ -125,19 +126,17 @@ def test_cache_is_used_then_rebuilt_when_a_file_changes(tiny_kb: Path) -> None:
 @pytest.mark.parametrize("garbage", [b"", b"not marshal at all", b"\xff" * 100])
 def test_corrupt_cache_is_rebuilt_not_trusted(tiny_kb: Path, garbage: bytes) -> None:
     open_index(tiny_kb)
-    Path(_cache_file(tiny_kb)).write_bytes(garbage)
+    Path(cache_file(tiny_kb)).write_bytes(garbage)
     index = open_index(tiny_kb)
     assert search(index, "sourdough hydration").best.topic == "bread-dough"
 
 
 def test_cache_for_another_folder_is_not_used(tiny_kb: Path, tmp_path: Path) -> None:
-    import marshal
-
     open_index(tiny_kb)
-    data = marshal.loads(Path(_cache_file(tiny_kb)).read_bytes())
-    data["topics"] = ["wrong"]
-    data["key"] = "stale"
-    Path(_cache_file(tiny_kb)).write_bytes(marshal.dumps(data))
+    header, sections = storage.open_file(cache_file(tiny_kb))
+    stale = {**header, "key": "stale"}
+    stale["topics"] = ["wrong"]
+    Path(cache_file(tiny_kb)).write_bytes(storage.pack(stale, {name: bytes(view) for name, view in sections.items()}))
     assert open_index(tiny_kb).topics == ["bread-dough", "pizza-oven"]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -11,17 +12,17 @@ from advisor.catalogue.model import (
     CATALOGUE_FILE,
     FACT_KEYS,
     FACT_VALUES,
-    ID_PATTERN,
     INTERCONNECTS,
     SCHEMA,
     UNKNOWN,
-    URL_PATTERN,
     Catalogue,
     Fact,
     Provider,
 )
 from advisor.problems import Problem
 
+ID_PATTERN = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
+URL_PATTERN = re.compile(r"^https?://[^\s\x00-\x1f\x7f-\x9f]+$")  # no spaces, no control characters
 FACT_FIELDS = frozenset({"value", "detail", "source", "more_sources", "checked", "source_date", "third_party", "notice"})
 PROVIDER_FIELDS = frozenset({"id", "name", "aliases", "facts", "notes"})
 TOP_FIELDS = frozenset({"schema", "compiled", "providers"})

@@ -11,13 +11,15 @@ answering a provider question never imports YAML.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from advisor.problems import InvalidInput, Problem
 from advisor.textnorm import shown
+
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 CATALOGUE_FILE = "providers.yaml"
 SCHEMA = 1
@@ -39,8 +41,6 @@ FACT_VALUES: dict[str, tuple[str, ...] | None] = {
 }
 FACT_KEYS: tuple[str, ...] = tuple(FACT_VALUES)
 INTERCONNECTS: tuple[str, ...] = ("infiniband", "roce", "efa", "rdma")
-ID_PATTERN = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
-URL_PATTERN = re.compile(r"^https?://[^\s\x00-\x1f\x7f-\x9f]+$")  # no spaces, no control characters
 
 # The needs vocabulary is part of the CLI and JSON contract: add names, never rename them.
 # need -> (fact, {value that meets it: caveat code ("" when none)}); any other known value fails it.
@@ -131,6 +131,8 @@ class Fact:
 
 @dataclass(frozen=True)
 class Provider:
+    """One provider of the catalogue: its names and its facts."""
+
     id: str
     name: str
     aliases: tuple[str, ...] = ()
@@ -161,6 +163,8 @@ class Provider:
 
 @dataclass(frozen=True)
 class Catalogue:
+    """Every provider, the date the catalogue was compiled and the problems found reading it."""
+
     providers: tuple[Provider, ...] = ()
     compiled: str | None = None
     problems: tuple[Problem, ...] = ()
@@ -192,6 +196,8 @@ class NeedCheck:
 
 @dataclass(frozen=True)
 class ProviderMatch:
+    """How one provider stands on every need asked for."""
+
     provider: Provider
     checks: tuple[NeedCheck, ...] = ()
 

@@ -87,4 +87,6 @@ def attachment(root: Path, analyzer: Analyzer, frequency: Callable[[str], int]) 
         "catalogue_terms": terms,
         "catalogue_triggers": trigger_tokens(catalogue, terms, analyzer, frequency) if usable and terms else [],
         "problems": [[p.path, p.line, p.message, p.warning] for p in (*catalogue.problems, *problems)],
+        # `providers.yaml`'s own, apart: `advisor providers` reports these, not the knowledge's.
+        "catalogue_problems": [[p.path, p.line, p.message, p.warning] for p in catalogue.problems],
     }

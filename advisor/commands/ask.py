@@ -5,18 +5,19 @@ These only parse arguments and print: `advisor.reply.answer` decides what answer
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-from typing import TYPE_CHECKING, Any
 
-from advisor.commands.common import add_kb_option, add_lang_option, checked_text, kb_root, report_problems
+from advisor.commands.common import LANGS, add_kb_option, add_lang_option, checked_text, kb_root, report_problems
 from advisor.problems import UsageError
 
 # A pasted log is read up to this size.
 MAX_PASTE_BYTES = 64_000_000
 
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
+    from typing import Any
+    import argparse
+
     from advisor.reply import Article, Reply
     from advisor.search.index import SearchIndex
     from advisor.terminal import Styler
@@ -54,7 +55,9 @@ def _dumps(data: Any) -> str:
     calling `advisor ask --json` in a loop would pay on every answer. C1 controls are escaped
     (`json_safe`): the JSON may well be read on a terminal.
     """
-    from advisor.textnorm import json_safe, shown
+    import json  # not for text answers
+
+    from advisor.textnorm import json_safe
 
     return json_safe(json.dumps(data, ensure_ascii=False, indent=2 if sys.stdout.isatty() else None))
 
@@ -115,6 +118,8 @@ def _read_paste() -> str:
 
 
 def _run_batch(args: argparse.Namespace) -> int:
+    import json
+
     from advisor.files import read_stream
     from advisor.reply import answer, reply_record
     from advisor.textnorm import json_safe, shown
@@ -290,3 +295,15 @@ def run_list(args: argparse.Namespace) -> int:
         out += [f"  {m.id:<{width}}  {m.lang}  {clean(m.title)}" for m in metas]
     print("\n".join(out))
     return 0
+
+
+# The common command lines of `ask`, `show` and `list` as plain data, which `advisor.cli.quick_args`
+# reads without argparse: (positional's name, how many words it takes (0, 1 or "*"), each option's
+# kind ("flag", its choices, int, str, list for a repeatable one, or the long name a short one
+# stands for), and the run function). `add_parser` above declares the same; a test holds the two
+# to the same result.
+QUICK: dict[str, tuple[str, int | str, dict[str, object], Any]] = {
+    "ask": ("question", "*", {"--lang": LANGS, "--top": int, "--json": "flag", "--batch": str, "--explain": "flag", "--kb": str}, run_ask),
+    "show": ("id", 1, {"--lang": LANGS, "--json": "flag", "--kb": str}, run_show),
+    "list": ("", 0, {"--lang": LANGS, "--json": "flag", "--kb": str}, run_list),
+}

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from collections.abc import Iterable
-from typing import TextIO
+from advisor.problems import UsageError
 
-from advisor.problems import Problem, UsageError
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterable
+    from typing import TextIO
+
+    from advisor.problems import Problem
+
+# The languages `--lang` accepts (the interface's and the knowledge's).
+LANGS = ("vi", "en")
 
 
 def add_kb_option(parser: argparse.ArgumentParser) -> None:
@@ -17,7 +24,7 @@ def add_kb_option(parser: argparse.ArgumentParser) -> None:
 
 def add_lang_option(parser: argparse.ArgumentParser, help_text: str = "cli_arg_lang_answer") -> None:
     """`--lang vi|en`; `help_text` is a label key (the CLI's help is in the interface language)."""
-    parser.add_argument("--lang", choices=("vi", "en"), help=help_text)
+    parser.add_argument("--lang", choices=LANGS, help=help_text)
 
 
 def kb_root(args: argparse.Namespace) -> str:

@@ -6,19 +6,21 @@ rendering exports happen in `advisor.decision` and `advisor.export`, which the a
 
 from __future__ import annotations
 
-import argparse
 import json
+import os
 import sys
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
 
-from advisor.commands.common import add_kb_option, add_lang_option, checked_text, kb_root
+from advisor.commands.common import LANGS, add_kb_option, add_lang_option, checked_text, kb_root
 from advisor.i18n import t
 from advisor.problems import UsageError
 from advisor.terminal import Styler, is_terminal, page
 from advisor.textnorm import json_safe, shown, strip_terminal_escapes
 
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
+    import argparse
+    from typing import Any, TextIO
+
     from advisor.decision.recommend import Recommendation
     from advisor.decision.tree import Question, Tree
 
@@ -69,12 +71,11 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 
 def _tree(args: argparse.Namespace) -> Tree:
-    from advisor.decision.validate import bundled_tree_path, load_tree
+    from advisor.library import open_tree
 
-    path = Path(args.tree) if args.tree else bundled_tree_path()
-    if args.tree and not path.is_file():
-        raise UsageError("err_tree_not_found", path=path)
-    return load_tree(path)
+    if args.tree and not os.path.isfile(args.tree):
+        raise UsageError("err_tree_not_found", path=args.tree)
+    return open_tree(args.tree)
 
 
 def _lang(args: argparse.Namespace) -> str:
@@ -102,7 +103,7 @@ def _emit(args: argparse.Namespace, rec: Recommendation, lang: str, out: TextIO)
     from advisor.files import atomic_write
     from advisor.library import open_index
 
-    root = Path(kb_root(args))
+    root = kb_root(args)
     fmt = _format(args)
     text = export_text(rec, fmt, lang, open_index(root), root)
     if args.output and args.output != "-":
@@ -120,7 +121,7 @@ def _emit(args: argparse.Namespace, rec: Recommendation, lang: str, out: TextIO)
 
 def _check_output(args: argparse.Namespace) -> None:
     """Refuse an existing output file before any question is asked, not after."""
-    if args.output and args.output != "-" and not args.force and Path(args.output).exists():
+    if args.output and args.output != "-" and not args.force and os.path.exists(args.output):
         raise UsageError("err_output_exists", path=args.output)
 
 
@@ -305,3 +306,28 @@ def run_tree(args: argparse.Namespace) -> int:
     tree = _tree(args)
     sys.stdout.write(strip_terminal_escapes(tree_diagram(tree, args.format, _lang(args))))
     return 0
+
+
+# `advisor recommend` read without argparse (`advisor.commands.ask.QUICK` says how); the formats
+# are `advisor.export.FORMATS`, which the test that holds this table to `add_parser` compares.
+QUICK: dict[str, tuple[str, int | str, dict[str, object], Any]] = {
+    "recommend": (
+        "",
+        0,
+        {
+            "-a": "--answer",
+            "--answer": list,
+            "--answers": str,
+            "--strict": "flag",
+            "--list-questions": "flag",
+            "--format": ("md", "html", "json"),
+            "--lang": LANGS,
+            "-o": "--output",
+            "--output": str,
+            "--force": "flag",
+            "--tree": str,
+            "--kb": str,
+        },
+        run_recommend,
+    ),
+}

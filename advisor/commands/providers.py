@@ -6,17 +6,16 @@ knowledge folder has no catalogue), 2 for a usage error such as an unknown need.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from typing import TYPE_CHECKING, Any
 
-from advisor.commands.common import add_kb_option, add_lang_option, kb_root, report_problems
+from advisor.commands.common import LANGS, add_kb_option, add_lang_option, kb_root, report_problems
 from advisor.problems import UsageError
 
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
-    from pathlib import Path
-
+    import argparse
+    from typing import Any
     from advisor.catalogue.model import Catalogue, Fact, ProviderMatch
 
 
@@ -53,15 +52,13 @@ def _needs(raw: list[str], lang: str) -> tuple[str, ...]:
 
 def run(args: argparse.Namespace) -> int:
     from advisor.i18n import default_language
-    from advisor.catalogue.load import load_catalogue
     from advisor.catalogue.match import match
+    from advisor.library import open_catalogue
 
     lang = args.lang or default_language()
     needs = _needs(args.need, lang)
-    from pathlib import Path
-
-    root = Path(kb_root(args))
-    catalogue = load_catalogue(root)
+    root = kb_root(args)
+    catalogue = open_catalogue(root)  # from the cached index: no YAML to read
     report_problems(list(catalogue.problems))
     found = match(catalogue, needs, include_failing=True)
     shown = found if args.all else [m for m in found if m.status != "fails"]
@@ -118,7 +115,7 @@ def providers_json(catalogue: Catalogue, needs: tuple[str, ...], shown: list[Pro
     }
 
 
-def _text(catalogue: Catalogue, needs: tuple[str, ...], shown: list[ProviderMatch], hidden: int, lang: str, root: Path) -> str:
+def _text(catalogue: Catalogue, needs: tuple[str, ...], shown: list[ProviderMatch], hidden: int, lang: str, root: str) -> str:
     from advisor.i18n import t
     from advisor.catalogue.wording import fact_label, need_label, note_text, reminder, value_text
     from advisor.terminal import Styler
@@ -176,3 +173,9 @@ def _text(catalogue: Catalogue, needs: tuple[str, ...], shown: list[ProviderMatc
         out.append("* " + t("prov_value_self-managed", lang))
     out.append(style.dim(reminder(lang, catalogue.as_of)))
     return "\n".join(out).rstrip()
+
+
+# `advisor providers` read without argparse (`advisor.commands.ask.QUICK` says how).
+QUICK: dict[str, tuple[str, int | str, dict[str, object], Any]] = {
+    "providers": ("", 0, {"--need": list, "--all": "flag", "--json": "flag", "--lang": LANGS, "--kb": str}, run),
+}

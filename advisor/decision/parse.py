@@ -12,9 +12,7 @@ from typing import Any
 
 from advisor import yamlsafe
 from advisor.decision.tree import (
-    KEY_PATTERN,
     SCHEMA,
-    VALUE_PATTERN,
     CheckItem,
     Choice,
     Condition,
@@ -29,6 +27,10 @@ from advisor.decision.tree import (
 from advisor.files import LineError, read_text
 from advisor.i18n import LANGUAGES
 from advisor.problems import DataError, Problem
+
+# Answer keys are snake_case words; every other name in a tree (values, ids) is kebab-case.
+KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
+VALUE_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 SECTIONS = frozenset({"schema", "id", "title", "start", "questions", "flow", "rules", "checklist", "deployments", "sharing_modes", "topics"})
 

@@ -15,12 +15,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 from advisor.problems import DataError, InvalidInput, Problem
 from advisor.textnorm import shown
 from advisor.decision.tree import Node, Question, Tree
+
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
+    from pathlib import Path
 
 SESSION_SCHEMA = 1
 # The answer value that means "not sure": the question's default is used and marked assumed.
@@ -29,6 +32,8 @@ NOT_SURE = "not-sure"
 
 @dataclass(frozen=True)
 class Answer:
+    """One answer in a session; `assumed` when it is the question's default, not the user's."""
+
     key: str
     value: str
     assumed: bool = False
@@ -41,6 +46,8 @@ class SessionFileError(DataError):
     """
 
     def __init__(self, path: Path | str, message: str, line: int = 0) -> None:
+        from pathlib import Path  # only for a saved session: `advisor recommend` never needs it
+
         super().__init__(Problem(str(path), line, message))
         self.path = Path(path)
 
@@ -277,6 +284,7 @@ def save_session(session: Session, path: Path) -> None:
 def load_session(path: Path, tree: Tree) -> Session:
     """Read a saved session for `tree`; `SessionFileError` when it is unusable."""
     from advisor.files import read_bytes
+    from pathlib import Path
 
     path = Path(path)
     try:

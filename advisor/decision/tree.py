@@ -15,14 +15,15 @@ Interface words (prompts, headings) are not tree content: they live in `advisor/
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from functools import cached_property
 
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
+
 SCHEMA = 1
-KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
-VALUE_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # Validation walks each step of the flow once per combination of answers the rules tell apart
 # (`advisor.decision.validate`); a tree with more combinations than this is almost certainly a
 # mistake, and checking it would take too long.
@@ -46,6 +47,8 @@ class Text:
 
 @dataclass(frozen=True)
 class Option:
+    """One answer a question offers: its public `value` and its label."""
+
     value: str
     label: Text
     line: int = 0
@@ -157,6 +160,8 @@ class Choice:
 
 @dataclass(frozen=True)
 class Tree:
+    """A whole decision tree; `lines` says where each top-level section was written."""
+
     id: str
     title: Text
     start: str
@@ -213,3 +218,33 @@ class Tree:
         option = question.option(value) if question else None
         return option.label.get(lang) if option else value
 
+
+
+# The records above, by name, for `to_data`/`from_data`.
+_RECORDS: dict[str, type] = {cls.__name__: cls for cls in (Text, Option, Question, Edge, Node, Condition, Rule, CheckItem, Choice, Tree)}
+
+
+def to_data(value: Any) -> Any:
+    """A tree (or any of its records) as plain lists, tuples and dicts, for the marshal cache
+    (`advisor.library.open_tree`): a record becomes a list of its class name and its fields."""
+    if type(value).__name__ in _RECORDS and is_dataclass(value):
+        return [type(value).__name__, *(to_data(getattr(value, item.name)) for item in fields(value))]
+    if isinstance(value, tuple):
+        return tuple(to_data(item) for item in value)
+    if isinstance(value, Mapping):
+        return {key: to_data(item) for key, item in value.items()}
+    return value
+
+
+def from_data(data: Any) -> Any:
+    """The inverse of `to_data`; `ValueError` (or `TypeError`) for data it did not make."""
+    if isinstance(data, list):
+        record = _RECORDS.get(data[0]) if data else None
+        if record is None:
+            raise ValueError("not tree data")
+        return record(*(from_data(item) for item in data[1:]))
+    if isinstance(data, tuple):
+        return tuple(from_data(item) for item in data)
+    if isinstance(data, dict):
+        return {key: from_data(item) for key, item in data.items()}
+    return data

@@ -11,14 +11,11 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from advisor.export.html import render_html
-from advisor.export.markdown import render_markdown
 from advisor.export.view import RecommendationView, build_view
 from advisor.textnorm import json_safe
 
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
     from advisor.catalogue.match import Fit
     from advisor.decision.recommend import Recommendation
@@ -39,11 +36,24 @@ def _render_json(view: RecommendationView) -> str:
     return json_safe(json.dumps(view.record(), ensure_ascii=False, indent=2)) + "\n"
 
 
+# The other renderers are imported when used: markdown-it and the HTML page are not needed for JSON.
+def _render_markdown(view: RecommendationView) -> str:
+    from advisor.export.markdown import render_markdown
+
+    return render_markdown(view)
+
+
+def _render_html(view: RecommendationView) -> str:
+    from advisor.export.html import render_html
+
+    return render_html(view)
+
+
 FORMATS: dict[str, Format] = {
     fmt.name: fmt
     for fmt in (
-        Format("md", (".md", ".markdown"), "tui_export_markdown", render_markdown),
-        Format("html", (".html", ".htm"), "tui_export_html", render_html),
+        Format("md", (".md", ".markdown"), "tui_export_markdown", _render_markdown),
+        Format("html", (".html", ".htm"), "tui_export_html", _render_html),
         Format("json", (".json",), "tui_export_json", _render_json),
     )
 }
@@ -73,30 +83,39 @@ def knowledge_titles(rec: Recommendation, lang: str, index: SearchIndex) -> dict
     return titles
 
 
-def recommendation_view(rec: Recommendation, lang: str, index: SearchIndex | None, kb_root: Path | None) -> RecommendationView:
+def recommendation_view(rec: Recommendation, lang: str, index: SearchIndex | None, kb_root: str | os.PathLike[str] | None) -> RecommendationView:
     """`rec` in `lang` with the titles of `index` and the providers of `kb_root`'s catalogue.
 
     Both are decoration: without an index the view names ids only, and without a usable
     catalogue it lists no providers.
     """
     titles = knowledge_titles(rec, lang, index) if index is not None else {}
-    return build_view(rec, lang, titles, _fit(rec, kb_root) if kb_root is not None else None)
+    return build_view(rec, lang, titles, _fit(rec, index, kb_root) if kb_root is not None else None)
 
 
-def _fit(rec: Recommendation, kb_root: Path) -> Fit | None:
-    from advisor.catalogue.load import load_catalogue
+def _fit(rec: Recommendation, index: SearchIndex | None, kb_root: str | os.PathLike[str]) -> Fit | None:
+    """The providers that fit, from the catalogue the index carries (no YAML to read), else from
+    `kb_root`'s file."""
     from advisor.catalogue.match import fit
     from advisor.catalogue.model import CATALOGUE_FILE
     from advisor.problems import DataError
 
-    if not (kb_root / CATALOGUE_FILE).is_file():
+    if not os.path.isfile(os.path.join(kb_root, CATALOGUE_FILE)):
         return None
     try:
-        return fit(load_catalogue(kb_root), rec.needs)
+        if index is not None:
+            from advisor.library import catalogue_of
+
+            return fit(catalogue_of(index), rec.needs)
+        from pathlib import Path
+
+        from advisor.catalogue.load import load_catalogue
+
+        return fit(load_catalogue(Path(kb_root)), rec.needs)
     except (DataError, OSError, ValueError):  # the advice stands without the provider list
         return None
 
 
-def export_text(rec: Recommendation, fmt: str, lang: str, index: SearchIndex | None, kb_root: Path | None) -> str:
+def export_text(rec: Recommendation, fmt: str, lang: str, index: SearchIndex | None, kb_root: str | os.PathLike[str] | None) -> str:
     """What every front end exports: `render()` of `recommendation_view()`."""
     return render(recommendation_view(rec, lang, index, kb_root), fmt)

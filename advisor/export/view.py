@@ -8,12 +8,15 @@ is this view's `record()`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from advisor.catalogue.match import Fit
 from advisor.decision.recommend import Recommendation
 from advisor.decision.session import Answer
 from advisor.i18n import t
+
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 EXPORT_SCHEMA = 1
 
@@ -32,6 +35,8 @@ class AnswerView:
 
 @dataclass(frozen=True)
 class PointView:
+    """One point of advice, with the answers it rests on."""
+
     rule: str
     topic: str
     topic_label: str
@@ -42,6 +47,8 @@ class PointView:
 
 @dataclass(frozen=True)
 class CheckView:
+    """One thing to confirm in a provider's documentation."""
+
     id: str
     text: str
     kb: tuple[str, ...]
@@ -49,6 +56,8 @@ class CheckView:
 
 @dataclass(frozen=True)
 class VerifyView:
+    """A need a provider may meet: what to check, and where."""
+
     need: str
     need_text: str
     link: str | None
@@ -56,6 +65,8 @@ class VerifyView:
 
 @dataclass(frozen=True)
 class ProviderView:
+    """A provider that fits, or may: its status and what to verify."""
+
     id: str
     name: str
     status: str

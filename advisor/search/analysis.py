@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import cached_property
+from itertools import compress, count
 
 from advisor.textnorm import fold
 
@@ -65,17 +66,19 @@ class Analyzer:
         """
         table = self._by_first_word
         out: list[str] = []
-        position, count = 0, len(tokens)
-        while position < count:
-            for phrase, target in table.get(tokens[position], ()):
-                end = position + len(phrase)
-                if tokens[position:end] == phrase:
+        position = 0
+        # Only where a phrase can start, found in one pass: indexing calls this millions of times.
+        for start in compress(count(), map(table.__contains__, tokens)):
+            if start < position:  # inside the phrase just replaced
+                continue
+            for phrase, target in table[tokens[start]]:
+                end = start + len(phrase)
+                if tokens[start:end] == phrase:
+                    out.extend(tokens[position:start])
                     out.extend(target.split())
                     position = end
                     break
-            else:
-                out.append(tokens[position])
-                position += 1
+        out.extend(tokens[position:])
         return out
 
     @cached_property
@@ -106,7 +109,8 @@ class Analyzer:
     def content(self, text: str) -> list[str]:
         """Tokens that carry meaning: `words` without stop words and bare numbers (counts, versions
         and ids say nothing of the topic), except numbers the lexicon gives a meaning ("1")."""
-        return [word for word in self.words(text) if not self.is_noise(word)]
+        stopwords, synonyms = self.stopwords, self.synonyms  # `is_noise`, inlined: indexing calls this millions of times
+        return [word for word in self.words(text) if word not in stopwords and (word in synonyms or not word.isdigit())]
 
     def is_noise(self, word: str) -> bool:
         return word in self.stopwords or (word.isdigit() and word not in self.synonyms)

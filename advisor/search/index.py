@@ -11,18 +11,21 @@ what opening a 20-entry one does, in time and in memory.
 from __future__ import annotations
 
 import bisect
+import marshal
 import math
 from collections import namedtuple
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from advisor.search import storage, tables
 from advisor.search.analysis import Analyzer
 from advisor.problems import Problem
 
-from typing import Any
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Bump when the index layout or the analysis changes: old caches are then rebuilt.
-INDEX_VERSION = 20
+INDEX_VERSION = 23
 # Field weights in sixteenths, packed beside the topic number in one int32 posting. A token the
 # authors put in a large share of a topic's phrasings earns up to FOCUS_BONUS more: it is what the
 # topic is about, not a word it mentions ("mig" for the MIG entry, not for the AKS one).
@@ -62,7 +65,7 @@ class SearchIndex:
     """
 
     def __init__(self, data: dict[str, Any], sections: dict[str, Any]) -> None:
-        self.data = data
+        self.data: Mapping[str, Any] = _Data(data, sections["attached"])
         topics = str(sections["topics"][:], "utf-8")
         self.topics: list[str] = topics.split("\n") if topics else []
         self.entries: Sequence[list[Any]] = tables.Records(sections["entries"], sections["entry_offsets"])
@@ -74,10 +77,10 @@ class SearchIndex:
         self.phrase_entry: Sequence[int] = sections["phrase_entry"].cast("i")
         self.topic_phrase_start: Sequence[int] = sections["topic_phrase_start"].cast("i")
         features = tables.Lookup(sections["features"], sections["feature_offsets"], sections["feature_table"])
-        self.postings = tables.Postings(features, sections["posting_starts"], sections["postings"])
+        self.postings = tables.Postings(features, sections["posting_starts"], sections["postings"], sections["pairs"])
         self.markers: dict[str, list[str]] = data["markers"]
         self.problems = [Problem(*p) for p in data["problems"]]
-        self.analyzer = Analyzer.build(frozenset(data["stopwords"]), data["synonyms"])
+        self.analyzer = Analyzer(frozenset(data["stopwords"]), {k: tuple(v) for k, v in data["synonyms"].items()}, data["canonical"])
         self._vocabulary_text = sections["vocabulary"]
         # Each word of a listed error line -> (the line's words, topic number): pasted errors are
         # spotted by the lines they share words with.
@@ -110,7 +113,7 @@ class SearchIndex:
 
     def posting(self, token: str) -> Sequence[int]:
         """The packed postings (`encode_posting`, sorted by topic) of `token`; empty when unknown."""
-        number = self.postings.lookup.find(token)
+        number = self.postings.number(token)
         return self.postings.of(number) if number >= 0 else _NO_POSTINGS
 
     def document_frequency(self, token: str) -> int:
@@ -135,6 +138,14 @@ class SearchIndex:
                 bucket = self._vocab_by_len[size] = text.split("\n") if text else []
             out.extend(bucket)
         return out
+
+    def words(self) -> list[str]:
+        """Every word of the typo-repair vocabulary (search-as-you-type completes words from it)."""
+        found: list[str] = []
+        for start, end in self.data["vocabulary"].values():
+            text = str(self._vocabulary_text[start:end], "utf-8")
+            found.extend(text.split("\n") if text else ())
+        return found
 
     def meta(self, entry_index: int) -> EntryMeta:
         entry_id, lang, title, summary, related, sources, path, topic = self.entries[entry_index]
@@ -171,6 +182,30 @@ class SearchIndex:
 
 
 _NO_POSTINGS = memoryview(b"").cast("i")
+
+
+class _Data(Mapping):  # str -> plain data
+    """The index header's plain data, and beside it what an attachment stored (the provider
+    catalogue): decoded only when first asked for, since most questions never need it."""
+
+    def __init__(self, header: dict[str, Any], attached: Any) -> None:
+        self._header = header
+        self._blob = attached
+        self._attached: dict[str, Any] | None = None
+
+    def _more(self) -> dict[str, Any]:
+        if self._attached is None:
+            self._attached = marshal.loads(bytes(self._blob)) if len(self._blob) else {}
+        return self._attached
+
+    def __getitem__(self, key: str) -> Any:
+        return self._header[key] if key in self._header else self._more()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**self._header, **self._more()})
+
+    def __len__(self) -> int:
+        return len({**self._header, **self._more()})
 
 
 class _TopicEntries(Sequence[dict[str, int]]):

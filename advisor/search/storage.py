@@ -1,38 +1,52 @@
-"""The search index's file: a small marshal header, then packed sections read where they lie.
+"""The search index's file: packed sections, then a small marshal header, then a fixed trailer.
 
 `marshal.load` of a whole index as Python lists and dicts costs seconds and about a gigabyte at
 100,000 entries, because every phrase and posting becomes a Python object. In this layout the
-big tables stay packed: a small file is read whole and viewed in place, a large one is read a few
-bytes at a time (`os.pread`) as a query touches it, so start-up time and memory stay nearly flat
-as the knowledge grows. (Memory-mapping was tried: recent kernels map page-cache
-folios of up to 2 MB on each touch, so a query's few hundred scattered reads cost hundreds of
-megabytes of resident memory.)
+big tables stay packed: a small file is mapped whole and viewed in place, a large one is read a
+few bytes at a time (`os.pread`) as a query touches it, so start-up time and memory stay nearly
+flat as the knowledge grows. (Mapping a large file was tried: recent kernels map page-cache folios
+of up to 2 MB on each touch, so a query's few hundred scattered reads cost hundreds of megabytes
+of resident memory.)
 
-    [marshal header dict][zero padding]  [section][padding]  [section][padding] ...
-    0                                    data_start
+    [section][padding] [section][padding] ... [marshal header] [trailer: magic, header length, crc]
+    0                                         header_start                           size - 16
 
-The header is ordinary plain data (the caller's small fields, plus where each section is). A
-section is raw bytes: UTF-8 text, or a native-endian `array` (`"i"` int32, `"q"` int64). The
-reader checks the format name, the byte order and the exact file size before trusting a byte, so
-a truncated or foreign file is refused, never half-read.
+The header comes last so that a large index can be written as it is built, section by section,
+without holding it. It is plain data: the caller's small fields, where each section lies, and
+checksums (crc32) of the sections' bytes: one over all of them, and one per `BLOCK` bytes. A small
+file is checked whole when it is opened (a fraction of a millisecond for the bundled knowledge);
+a large one block by block, the first time a query reads from a block, since reading all of a
+400 MB file to answer one question would cost more than the answer. The trailer's checksum covers
+the header. A truncated, padded, damaged or foreign file is refused, never half-read: `ValueError`
+at open, `advisor.problems.CacheDamaged` when a damaged block is found later.
 """
 
 from __future__ import annotations
 
 import marshal
+import mmap
 import os
 import sys
+import zlib
 from array import array
-from collections.abc import Iterator
-from typing import IO, Any
+from collections.abc import Iterable, Iterator, Mapping
+
+from advisor.problems import CacheDamaged
+
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 FORMAT = "advisor-index"
-# Files up to this size are read whole: one read beats many small ones, and the memory is small.
+MAGIC = b"advidx\x00\x03"
+TRAILER_BYTES = len(MAGIC) + 8
+# Files up to this size are mapped and checked whole when opened; larger ones are read on demand.
 READ_WHOLE_BYTES = 8 << 20
+# Checksum granularity of a large file: a query's scattered reads each check one block or two.
+BLOCK = 8 << 10
 _ALIGN = 8
-# Room left after the header for its own numbers (`data_start`, `size`) to grow when rewritten.
-_SLACK = 64
-_HEADER_PROBE = 64 << 10
+# Checked blocks kept in memory: the tables a query walks (offsets, hash slots) share blocks.
+_KEPT_BLOCKS = 512
 
 
 def _padded(size: int) -> int:
@@ -40,100 +54,151 @@ def _padded(size: int) -> int:
 
 
 def pack(header: dict[str, Any], sections: dict[str, bytes]) -> bytes:
-    """One file's bytes: `header` (plain data, marshal-able) followed by the named sections."""
+    """One file's bytes: the named sections, then `header` (plain data, marshal-able)."""
     return b"".join(pack_parts(header, sections))
 
 
-def pack_parts(header: dict[str, Any], sections: dict[str, bytes]) -> Iterator[bytes]:
-    """The pieces of `pack`'s result, in order, for writing a large index without joining it."""
+def pack_parts(header: dict[str, Any], sections: Mapping[str, bytes | Iterable[bytes]]) -> Iterator[bytes]:
+    """The pieces of `pack`'s result, in order, for writing a large index without joining it.
+
+    A section is bytes or an iterable of byte pieces (a large table streamed from a temporary
+    file); either way it is checksummed as it passes and never held whole here.
+    """
     table: dict[str, tuple[int, int]] = {}
+    summer = _Checksums()
     position = 0
-    for name, blob in sections.items():
-        table[name] = (position, len(blob))
-        position += _padded(len(blob))
-    full = {**header, "format": FORMAT, "byteorder": sys.byteorder, "sections": table, "data_start": 0, "size": 0}
-    start = 0
-    while True:  # the header must fit before `data_start`, which it records: settle both
-        full["data_start"], full["size"] = start, start + position
-        head = marshal.dumps(full)
-        if len(head) <= start:
-            break
-        start = _padded(len(head) + _SLACK)
+    for name, section in sections.items():
+        start = position
+        for piece in [section] if isinstance(section, bytes) else section:
+            if piece:
+                summer.add(piece)
+                position += len(piece)
+                yield piece
+        table[name] = (start, position - start)
+        padding = bytes(_padded(position) - position)
+        if padding:
+            summer.add(padding)
+            position += len(padding)
+            yield padding
+    full = {**header, "format": FORMAT, "byteorder": sys.byteorder, "sections": table, "header_start": position}
+    full.update(crc=summer.total, block=BLOCK, blocks=summer.all_blocks.tobytes())
+    head = marshal.dumps(full)
     yield head
-    yield bytes(start - len(head))
-    for blob in sections.values():
-        yield blob
-        yield bytes(_padded(len(blob)) - len(blob))
+    yield MAGIC + len(head).to_bytes(4, "little") + zlib.crc32(head).to_bytes(4, "little")
 
 
-def unpack(data: bytes | memoryview) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The header and a zero-copy view of each section of a whole index file held in memory."""
-    header = _check(marshal.loads(data), len(data))
+class _Checksums:
+    """crc32 of everything added, and of every `BLOCK` bytes of it."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.blocks = array("I")
+        self._block = 0
+        self._filled = 0
+
+    def add(self, piece: bytes | bytearray | memoryview) -> None:
+        self.total = zlib.crc32(piece, self.total)
+        view = memoryview(piece)
+        while view:
+            take = min(BLOCK - self._filled, len(view))
+            self._block = zlib.crc32(view[:take], self._block)
+            self._filled += take
+            view = view[take:]
+            if self._filled == BLOCK:
+                self.blocks.append(self._block)
+                self._block = self._filled = 0
+
+    @property
+    def all_blocks(self) -> array:
+        return self.blocks + array("I", [self._block]) if self._filled else self.blocks
+
+
+def unpack(data: bytes | memoryview | mmap.mmap) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The header and a zero-copy view of each section of a whole index file held in memory,
+    after checking every byte against the checksums."""
     view = memoryview(data)
+    header = _header(view[-TRAILER_BYTES:], lambda start, size: view[start : start + size], len(view))
+    if zlib.crc32(view[: header["header_start"]]) != header["crc"]:
+        raise ValueError("index file damaged")
     return header, {name: view[begin:end] for name, (begin, end) in _bounds(header)}
 
 
 def open_file(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The header and sections of the index file at `path`: read whole when small, else on demand.
+    """The header and sections of the index file at `path`: mapped whole when small, else read on demand.
 
     Raises `OSError` or `ValueError` (also `EOFError`, `TypeError`, `KeyError` for damaged
-    headers) when the file is missing, foreign, truncated or of another byte order.
+    headers) when the file is missing, foreign, truncated, damaged or of another byte order.
     """
     handle = open(path, "rb")
     try:
         size = os.fstat(handle.fileno()).st_size
+        if size < TRAILER_BYTES:
+            raise ValueError("not an advisor index file")
         if size <= READ_WHOLE_BYTES:
             with handle:
-                return unpack(handle.read())
-        reader = _Reader(handle)  # keeps the file open for as long as the index is in use
-        probe = _HEADER_PROBE
-        while True:  # the header is small, but a folder full of problems makes it longer
-            try:
-                header = marshal.loads(reader.read(0, min(probe, size)))
-                break
-            except EOFError:
-                if probe >= size:
-                    raise
-                probe *= 4
-        header = _check(header, size)
+                # Mapped, not read: only the page cache is touched, no copy (writers replace the
+                # file, never rewrite it, so the mapping cannot shrink under us).
+                return unpack(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
+        reader = _Reader(handle, path)  # keeps the file open for as long as the index is in use
+        header = _header(reader.raw(size - TRAILER_BYTES, TRAILER_BYTES), reader.raw, size)
+        reader.check_blocks(header)
         return header, {name: FileSection(reader, begin, end - begin) for name, (begin, end) in _bounds(header)}
     except BaseException:
         handle.close()
         raise
 
 
-def _check(header: Any, size: int) -> dict[str, Any]:
+def _header(trailer: Any, read: Any, size: int) -> dict[str, Any]:
+    if bytes(trailer[: len(MAGIC)]) != MAGIC:
+        raise ValueError("not an advisor index file")
+    length = int.from_bytes(trailer[len(MAGIC) : len(MAGIC) + 4], "little")
+    start = size - TRAILER_BYTES - length
+    if start < 0:
+        raise ValueError("index file truncated")
+    head = read(start, length)
+    if zlib.crc32(head) != int.from_bytes(trailer[len(MAGIC) + 4 :], "little"):
+        raise ValueError("index header damaged")
+    header = marshal.loads(head)
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ValueError("not an advisor index file")
     if header.get("byteorder") != sys.byteorder:
         raise ValueError("index written on a machine of the other byte order")
-    if header.get("size") != size:
+    if header.get("header_start") != start:
         raise ValueError("index file truncated or padded")
     return header
 
 
 def _bounds(header: dict[str, Any]) -> Iterator[tuple[str, tuple[int, int]]]:
-    start, size = header["data_start"], header["size"]
+    end = header["header_start"]
     for name, (offset, length) in header["sections"].items():
-        begin = start + offset
-        if offset < 0 or length < 0 or begin + length > size:
+        if offset < 0 or length < 0 or offset + length > end:
             raise ValueError(f"section {name!r} out of bounds")
-        yield name, (begin, begin + length)
+        yield name, (offset, offset + length)
 
 
 class _Reader:
-    """Byte ranges of an open file. `os.pread` is atomic, so worker threads can share one."""
+    """Byte ranges of an open file, each block checked against its checksum before use.
 
-    def __init__(self, handle: IO[bytes]) -> None:
+    `os.pread` is atomic, so worker threads can share one reader; the kept blocks are a plain
+    dict that only grows or is cleared whole, which is safe under the GIL.
+    """
+
+    def __init__(self, handle: IO[bytes], path: str) -> None:
         self._handle = handle
         self._fd = handle.fileno()
+        self._path = path
         self._lock = None
+        self._sums = array("I")
+        self._block = BLOCK
+        self._end = 0
+        self._kept: dict[int, bytes] = {}
         if not hasattr(os, "pread"):  # Windows: seek and read under a lock instead
             import threading
 
             self._lock = threading.Lock()
 
-    def read(self, offset: int, size: int) -> bytes:
+    def raw(self, offset: int, size: int) -> bytes:
+        """`size` bytes at `offset`, unchecked (the header, which the trailer's checksum covers)."""
         if self._lock is None:
             data = os.pread(self._fd, size, offset)
         else:
@@ -143,6 +208,49 @@ class _Reader:
         if len(data) != size:
             raise ValueError("index file changed while in use")
         return data
+
+    def check_blocks(self, header: dict[str, Any]) -> None:
+        sums = array("I")
+        sums.frombytes(header["blocks"])
+        self._block = header["block"]
+        if self._block <= 0 or len(sums) != -(-header["header_start"] // self._block):
+            raise ValueError("index block table damaged")
+        self._sums = sums
+        self._end = header["header_start"]
+
+    def read(self, offset: int, size: int) -> bytes:
+        """`size` bytes at `offset` of the sections, from checked blocks only."""
+        if size <= 0:
+            return b""
+        block = self._block
+        first, last = offset // block, (offset + size - 1) // block
+        if first == last:
+            data = self._kept.get(first) or self._fetch(first, first)[0]
+            start = offset - first * block
+            return data[start : start + size]
+        pieces: list[bytes] = []
+        for number in range(first, last + 1):
+            found = self._kept.get(number)
+            if found is None:
+                pieces = self._fetch(first, last)
+                break
+            pieces.append(found)
+        start = offset - first * block
+        return b"".join(pieces)[start : start + size]
+
+    def _fetch(self, first: int, last: int) -> list[bytes]:
+        block = self._block
+        begin = first * block
+        data = self.raw(begin, min((last + 1) * block, self._end) - begin)
+        pieces = [data[at : at + block] for at in range(0, len(data), block)]
+        for number, piece in enumerate(pieces, start=first):
+            if zlib.crc32(piece) != self._sums[number]:
+                raise CacheDamaged(self._path)
+        if len(self._kept) + len(pieces) > _KEPT_BLOCKS:
+            self._kept.clear()
+        if len(pieces) <= _KEPT_BLOCKS // 4:
+            self._kept.update(enumerate(pieces, start=first))
+        return pieces
 
 
 class FileSection:

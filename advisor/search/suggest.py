@@ -1,10 +1,12 @@
-"""Search-as-you-type: the authored questions and titles that best match a half-typed question.
+"""Search-as-you-type: the authored questions that best answer a half-typed question.
 
-`advisor.search.rank.search` ranks whole questions; while the user is still typing, the last word is
-usually incomplete ("how do I sha"), so this matcher treats it as a prefix and every earlier word
-as a whole token (typo-corrected like the search engine does). It works on the phrases the index
-already holds, needs no Textual and is tested directly; the chat screen calls it from an exclusive
-worker on every keystroke. On the bundled knowledge one call takes well under a millisecond.
+While the user types, the last word is usually incomplete ("how do I sha"). It is completed to
+the word of the index it most likely becomes (one that forms a known phrase or pair with the word
+before it, else the commonest), and the question so far is then ranked by the answer engine
+itself (`advisor.search.rank.search`), which is tuned on real questions. Each suggestion shows the
+authored question of the entry closest to what was typed, else the entry's title. One ranking per
+keystroke keeps it within a frame at 100,000 entries; the chat screen calls it from an exclusive
+worker and builds it after the first paint.
 """
 
 from __future__ import annotations
@@ -12,20 +14,24 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import fuzz
 
 from advisor.search.index import PHRASE_FIELDS, SearchIndex
-from advisor.search.rank import detect_language
+from advisor.search.rank import COMMON_TOKEN_SHARE, PREFILTER_TOPICS, Hit, detect_language, search
 
 # Only the start of a pasted wall of text is worth matching while typing.
 MAX_CHARS = 200
-# A prefix as short as "g" would match half the vocabulary; below this it is not used.
+# A last word shorter than this is not completed: "g" would stand for half the vocabulary.
 MIN_PREFIX = 2
-PREFIX_EXPANSIONS = 40
-TYPO_CUTOFF = 80.0
-EXACT, PREFIX, TYPO = 1.0, 0.9, 0.8
-# At least this share of the typed words must be found in a phrase for it to be suggested.
-MIN_SCORE = 50.0
+# A question of one word needs a little more of it ("wh" says nothing).
+MIN_LONE_PREFIX = 3
+# How many words starting with the typed letters are weighed as its completion.
+PREFIX_CANDIDATES = 40
+# Ranked topics below this score are not suggested (the engine's 0-100 score).
+MIN_SCORE = 30.0
+# Rankings kept: while a word is typed its completion rarely changes, so neither does the ranking.
+_KEPT = 256
+_QUESTION = PHRASE_FIELDS.index("question")
 
 
 @dataclass(frozen=True)
@@ -36,7 +42,7 @@ class Suggestion:
         topic: Topic (entry id) the phrase belongs to.
         entry: Index of the entry (topic in one language) in the search index.
         text: The phrasing to show and ask: an authored question, else the entry title.
-        score: 0-100, how much of the typed text the phrase covers.
+        score: 0-100, the answer engine's score for the question typed so far.
     """
 
     topic: str
@@ -46,80 +52,38 @@ class Suggestion:
 
 
 class QuestionSuggester:
-    """Prefix-aware matcher over the index's titles, questions and keywords.
+    """Completes the last word of a half-typed question and ranks the result with the engine.
 
     Args:
-        index: The loaded search index; the token tables built here are reused for every call.
+        index: The loaded search index. Building reads its vocabulary once (a few milliseconds
+            for the bundled knowledge, about a tenth of a second at 100,000 entries).
     """
 
     def __init__(self, index: SearchIndex) -> None:
         self.index = index
-        self._tokens: dict[str, list[int]] = {}
-        for phrase_number, phrase in enumerate(index.phrases):
-            for token in set(phrase.split()):
-                self._tokens.setdefault(token, []).append(phrase_number)
-        self._vocabulary = sorted(self._tokens)
-        self._topic_number = {topic: number for number, topic in enumerate(index.topics)}
-        self._folded_cache: dict[int, str] = {}
+        self._words = sorted(set(index.words()))
+        self._known = frozenset(self._words) | index.analyzer.variant_words
+        self._ranked: dict[tuple[str, str | None, int], list[Hit]] = {}
+        self._folded: dict[int, str] = {}
+        search(index, "gpu")  # the first ranking fills the index's lookup caches
 
-    def _expand(self, word: str, partial: bool, min_prefix: int = MIN_PREFIX) -> list[tuple[str, float]]:
-        """Index tokens that `word` stands for, each with how sure the match is."""
-        found: list[tuple[str, float]] = []
-        if word in self._tokens:
-            found.append((word, EXACT))
-        if partial and len(word) >= min_prefix:
-            start = bisect.bisect_left(self._vocabulary, word)
-            for token in self._vocabulary[start : start + PREFIX_EXPANSIONS]:
-                if not token.startswith(word):
-                    break
-                if token != word:
-                    found.append((token, PREFIX))
-        if not found and len(word) >= 4 and not word.isdigit():
-            best = process.extractOne(word, self._vocabulary, scorer=fuzz.ratio, score_cutoff=TYPO_CUTOFF)
-            if best is not None:
-                found.append((best[0], TYPO))
-        return found
-
-    def _folded(self, phrase: int) -> str:
-        """The phrase as written, folded but with its stop words kept (for closeness to what was typed)."""
-        found = self._folded_cache.get(phrase)
-        if found is None:
-            found = self._folded_cache[phrase] = " ".join(self.index.analyzer.words(self.index.phrase_text[phrase]))
-        return found
-
-    def _coverage(self, words: list[str], partial: bool) -> dict[int, float]:
-        """Per phrase, the idf-weighted share (0-100) of the typed words it contains."""
+    def complete(self, before: str, prefix: str) -> str | None:
+        """The word `prefix` most likely becomes after the word `before`; None when no word of
+        the index starts with it."""
+        start = bisect.bisect_left(self._words, prefix)
+        candidates = [word for word in self._words[start : start + PREFIX_CANDIDATES] if word.startswith(prefix)]
+        if prefix in self._known and prefix not in candidates:
+            candidates.append(prefix)
+        if not candidates:
+            return None
         index = self.index
-        unique = list(dict.fromkeys(words))
-        last = len(unique) - 1 if partial and unique[-1] == words[-1] else -1
-        if last > 0 and len(unique[last]) < MIN_PREFIX and unique[last] not in self._tokens:
-            # One letter into a new word says nothing yet: match on the words before it.
-            unique.pop()
-            last = -1
-        mass = [index.idf(word) if word in index.postings else index.unknown_idf for word in unique]
-        found: dict[int, float] = {}
-        joined_prefix: dict[int, float] = {}
-        if last > 0:
-            # "time sl" is on its way to "time slicing", which the lexicon folds into one token.
-            for token, weight in self._expand(unique[last - 1] + unique[last], True):
-                if weight != TYPO:
-                    for phrase in self._tokens[token]:
-                        joined_prefix[phrase] = mass[last - 1] + mass[last]
-        for position, word in enumerate(unique):
-            best: dict[int, float] = {}
-            # A lone two-letter start ("wh") says too little; after other words it narrows enough.
-            for token, weight in self._expand(word, position == last, MIN_PREFIX if len(unique) > 1 else MIN_PREFIX + 1):
-                for phrase in self._tokens[token]:
-                    if weight > best.get(phrase, 0.0):
-                        best[phrase] = weight
-            for phrase, weight in best.items():
-                if position >= last - 1 and phrase in joined_prefix and last > 0:
-                    continue
-                found[phrase] = found.get(phrase, 0.0) + weight * mass[position]
-        for phrase, gained in joined_prefix.items():
-            found[phrase] = found.get(phrase, 0.0) + gained
-        total = sum(mass)
-        return {phrase: 100.0 * gained / total for phrase, gained in found.items()}
+        phrases = index.analyzer.phrases
+
+        def fit(word: str) -> tuple[bool, bool, int]:
+            paired = f"{before} {word}" in phrases or (bool(before) and f"{before}_{word}" in index.postings)
+            return paired, word == prefix, index.document_frequency(word)
+
+        return max(candidates, key=fit)
 
     def suggest(self, text: str, lang: str | None = None, limit: int = 5) -> list[Suggestion]:
         """The best `limit` suggestions for `text`, one per topic, best first.
@@ -131,45 +95,57 @@ class QuestionSuggester:
         """
         text = text[:MAX_CHARS]
         index = self.index
-        words = index.analyzer.content(text)
-        if not words or limit < 1:
+        analyzer = index.analyzer
+        words = analyzer.words(text)
+        if limit < 1 or not any(not analyzer.is_noise(word) for word in words):
             return []
-        coverage = self._coverage(words, partial=not text[-1:].isspace())
+        if text[-1:].isalnum():  # still typing the last word
+            *done, last = words
+            if len(last) < (MIN_LONE_PREFIX if not done else MIN_PREFIX):
+                last = ""
+            else:
+                before = next((word for word in reversed(done) if not analyzer.is_noise(word)), "")
+                last = self.complete(before, last) or ""
+            words = [*done, last] if last else done
+            if not any(not analyzer.is_noise(word) for word in words):
+                return []
+        if index.topic_count > PREFILTER_TOPICS and all(self._common(word) for word in words):
+            return []  # nothing distinctive typed yet ("how much does"): no topic stands out
         wanted = detect_language(index, text) or lang
-        typed = " ".join(index.analyzer.words(text))
-        entries = index.entries
-        # Per topic: the phrase to show (best coverage, then closest to the typed text) and how
-        # many of its phrases matched at all, which is what separates the topic *about* MIG from
-        # the ones that merely mention it.
-        best_by_topic: dict[str, tuple[float, float, int]] = {}
-        evidence: dict[str, int] = {}
-        for phrase, share in coverage.items():
-            if share < MIN_SCORE:
-                continue
-            entry = index.phrase_entry[phrase]
-            topic, entry_lang = entries[entry][0], entries[entry][1]
-            if wanted is not None and entry_lang != wanted and self._has_language(topic, wanted):
-                continue
-            evidence[topic] = evidence.get(topic, 0) + 1
-            closeness = fuzz.partial_ratio(typed, self._folded(phrase)) if typed else 0.0
-            field = PHRASE_FIELDS[index.phrase_field[phrase]]
-            if field == "keyword":  # shown as the title, so it should not win the display
-                closeness *= 0.5
-            current = best_by_topic.get(topic)
-            if current is None or (share, closeness) > (current[0], current[1]):
-                best_by_topic[topic] = (share, closeness, phrase)
-        ranked = sorted(
-            best_by_topic.items(),
-            key=lambda item: (-(item[1][0] + min(evidence[item[0]], 12) + item[1][1] / 20.0), item[0]),
-        )[:limit]
-        out: list[Suggestion] = []
-        for topic, (share, _, phrase) in ranked:
-            entry = index.phrase_entry[phrase]
-            field = PHRASE_FIELDS[index.phrase_field[phrase]]
-            shown = index.phrase_text[phrase] if field == "question" else entries[entry][2]
-            out.append(Suggestion(topic, entry, shown, round(min(share, 100.0), 1)))
-        return out
+        key = (" ".join(words), wanted, limit)
+        hits = self._ranked.get(key)
+        if hits is None:
+            if len(self._ranked) >= _KEPT:
+                self._ranked.clear()
+            outcome = search(index, key[0], lang=wanted, limit=limit)
+            hits = self._ranked[key] = [hit for hit in outcome.hits[:limit] if hit.score >= MIN_SCORE and hit.lexical > 0]
+        typed = " ".join(analyzer.words(text))
+        return [Suggestion(hit.topic, hit.entry, self._shown(hit.entry, typed), round(hit.score, 1)) for hit in hits]
 
-    def _has_language(self, topic: str, lang: str) -> bool:
-        number = self._topic_number.get(topic)
-        return number is not None and lang in self.index.topic_entries[number]
+    def _common(self, word: str) -> bool:
+        """A stop word, or a word so common in a large folder that ranking on it alone means
+        walking a tenth of the index, for a list no one would pick from."""
+        index = self.index
+        return index.analyzer.is_noise(word) or index.document_frequency(word) > index.topic_count * COMMON_TOKEN_SHARE
+
+    def _shown(self, entry: int, typed: str) -> str:
+        """The entry's authored question closest to what was typed, else its title."""
+        index = self.index
+        topic = index.topic_of(index.meta(entry).id)
+        if topic is None:
+            return str(index.meta(entry).title)
+        begin, end = index.topic_phrase_start[topic : topic + 2]
+        questions = [phrase for phrase in range(begin, end) if index.phrase_entry[phrase] == entry and index.phrase_field[phrase] == _QUESTION]
+        if not questions:
+            return str(index.meta(entry).title)
+        best = max(questions, key=lambda phrase: (fuzz.token_set_ratio(typed, self._fold(phrase)), -phrase))
+        return str(index.phrase_text[best])
+
+    def _fold(self, phrase: int) -> str:
+        """An authored phrase's words, stop words kept (closeness to what was typed)."""
+        found = self._folded.get(phrase)
+        if found is None:
+            if len(self._folded) >= 50 * _KEPT:
+                self._folded.clear()
+            found = self._folded[phrase] = " ".join(self.index.analyzer.words(self.index.phrase_text[phrase]))
+        return found

@@ -8,11 +8,17 @@ only when a query touches them, whether the bytes are in memory or read from dis
 from __future__ import annotations
 
 import marshal
+import os
 import zlib
 from array import array
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from itertools import accumulate
-from typing import Any
+from itertools import accumulate, repeat
+from operator import add
+
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def ints(values: Iterable[int], code: str = "i") -> bytes:
@@ -26,37 +32,84 @@ def pack_strings(items: Iterable[str], lines: bool = False) -> tuple[bytes, byte
     items must then contain none.
     """
     packer = StringPacker(lines)
-    for item in items:
-        packer.add(item)
-    return packer.packed()
+    packer.add_all(list(items))
+    blob, offsets = packer.packed()
+    return b"".join(blob) if isinstance(blob, Spill) else blob, offsets
+
+
+class Spill:
+    """Bytes appended to an unnamed temporary file and read back in pieces, as often as needed:
+    a table too large to hold while a 100,000-entry index is built (phrases, postings)."""
+
+    _PIECE = 1 << 20
+
+    def __init__(self) -> None:
+        import tempfile
+
+        self._file = tempfile.TemporaryFile()
+        self._size = 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    def extend(self, data: bytes | bytearray | array) -> None:
+        self._size += self._file.write(data)
+
+    def __iter__(self) -> Iterator[bytes]:
+        self._file.flush()
+        position = 0
+        while position < self._size:
+            piece = os.pread(self._file.fileno(), min(self._PIECE, self._size - position), position) if hasattr(os, "pread") else self._read(position)
+            if not piece:
+                raise OSError("temporary file shrank")
+            position += len(piece)
+            yield piece
+
+    def _read(self, position: int) -> bytes:
+        self._file.seek(position)
+        data = self._file.read(min(self._PIECE, self._size - position))
+        self._file.seek(0, os.SEEK_END)
+        return data
+
+
+def run(items: list[str], lines: bool = False) -> tuple[bytes, list[int]]:
+    """`items` packed as `StringPacker` packs them: (their bytes, where each ends in them)."""
+    end = 1 if lines else 0
+    text = ("\n" if lines else "").join(items) + ("\n" if lines and items else "")
+    if lines and text.count("\n") != len(items):
+        raise ValueError("an item contains a newline")
+    lengths = map(len, map(str.encode, items, repeat("utf-8"), repeat("surrogatepass")))
+    return text.encode("utf-8", "surrogatepass"), list(accumulate(map(add, lengths, repeat(end))))
 
 
 class StringPacker:
     """Builds `pack_strings`'s result one string at a time, without keeping the strings.
 
     Indexing 100,000 entries makes over a million phrases: as Python strings in lists they would
-    cost several hundred megabytes more at the peak of the build.
+    cost several hundred megabytes more at the peak of the build; with `spill` even their bytes
+    go to a temporary file.
     """
 
-    def __init__(self, lines: bool = False) -> None:
-        self._blob = bytearray()
+    def __init__(self, lines: bool = False, spill: bool = False) -> None:
+        self._blob: bytearray | Spill = Spill() if spill else bytearray()
         self._offsets = array("q", [0])
         self._lines = lines
 
     def __len__(self) -> int:
         return len(self._offsets) - 1
 
-    def add(self, item: str) -> None:
-        raw = item.encode("utf-8", "surrogatepass")
-        self._blob += raw
-        if self._lines:
-            if b"\n" in raw:
-                raise ValueError("an item contains a newline")
-            self._blob += b"\n"
-        self._offsets.append(len(self._blob))
+    def add_all(self, items: list[str]) -> None:
+        """`add` each of `items`, in a few calls rather than a few per item."""
+        self.add_run(*run(items, self._lines))
 
-    def packed(self) -> tuple[bytes, bytes]:
-        return bytes(self._blob), self._offsets.tobytes()
+    def add_run(self, blob: bytes, ends: list[int]) -> None:
+        """Add the items of a `run` (packed elsewhere: a worker process of an index build)."""
+        self._offsets.extend(map(add, ends, repeat(len(self._blob))))
+        self._blob.extend(blob)
+
+    def packed(self) -> tuple[bytes | Spill, bytes]:
+        blob = self._blob if isinstance(self._blob, Spill) else bytes(self._blob)
+        return blob, self._offsets.tobytes()
 
 
 def pack_records(records: Iterable[Any]) -> tuple[bytes, bytes]:
@@ -223,24 +276,56 @@ class Lookup:
 class Postings(Mapping):  # str -> postings
     """Feature -> its posting list (int32 values), read from the index file as needed.
 
-    Behaves as the read-only dict it replaces: `token in postings`, `postings.get(token)`,
-    iteration over the features in the order they were first indexed.
+    A feature is a word, found through `lookup`, or a pair of neighbouring words written "a_b",
+    found by binary search in `pairs`: each pair is the number `a * words + b`, the pairs sorted
+    and numbered after the words. (A table of pair names would hold millions of strings at
+    100,000 entries, and building its hash table would cost the build seconds.) Behaves as the
+    read-only dict it replaces: `token in postings`, `postings.get(token)`, iteration over the
+    words, then the pairs.
     """
 
-    __slots__ = ("lookup", "_starts", "_values")
+    __slots__ = ("lookup", "_starts", "_values", "_pairs", "_words", "_memo")
+    _MEMO_LIMIT = 50_000
 
-    def __init__(self, lookup: Lookup, starts: Any, values: Any) -> None:
+    def __init__(self, lookup: Lookup, starts: Any, values: Any, pairs: Any = None) -> None:
         self.lookup = lookup
         self._starts = starts.cast("q")
         self._values = values.cast("i")
-        if len(self._starts) != len(lookup) + 1:
+        self._pairs = pairs.cast("q") if pairs is not None else memoryview(b"").cast("q")
+        self._words = len(lookup)
+        self._memo: dict[str, int] = {}
+        if len(self._starts) != self._words + len(self._pairs) + 1:
             raise ValueError("posting table does not match the features")
 
+    def number(self, key: str) -> int:
+        """The feature number of `key`, -1 when it is not a feature."""
+        found = self.lookup.find(key)
+        if found >= 0 or "_" not in key or not len(self._pairs):
+            return found
+        found = self._memo.get(key, -2)
+        if found != -2:
+            return found
+        found = -1
+        words, pairs = self._words, self._pairs
+        cut = key.find("_")
+        while cut > 0 and found < 0:  # "a_b", where a word itself may hold "_"
+            first, second = self.lookup.find(key[:cut]), self.lookup.find(key[cut + 1 :])
+            if first >= 0 and second >= 0:
+                code = first * words + second
+                at = bisect_left(pairs, code)
+                if at < len(pairs) and pairs[at] == code:
+                    found = words + at
+            cut = key.find("_", cut + 1)
+        if len(self._memo) >= self._MEMO_LIMIT:
+            self._memo.clear()
+        self._memo[key] = found
+        return found
+
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and self.lookup.find(key) >= 0
+        return isinstance(key, str) and self.number(key) >= 0
 
     def __getitem__(self, key: str) -> Any:
-        number = self.lookup.find(key) if isinstance(key, str) else -1
+        number = self.number(key) if isinstance(key, str) else -1
         if number < 0:
             raise KeyError(key)
         return self.of(number)
@@ -252,14 +337,18 @@ class Postings(Mapping):  # str -> postings
 
     def frequency(self, key: str) -> int:
         """Length of the posting list of `key`, 0 when it is unknown."""
-        number = self.lookup.find(key)
+        number = self.number(key)
         if number < 0:
             return 0
         begin, end = self._starts[number : number + 2]
         return end - begin
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.lookup.names)
+        names = self.lookup.names
+        yield from names
+        for code in self._pairs:
+            first, second = divmod(code, self._words)
+            yield f"{names[first]}_{names[second]}"
 
     def __len__(self) -> int:
-        return len(self.lookup)
+        return self._words + len(self._pairs)

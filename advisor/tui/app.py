@@ -7,6 +7,8 @@ this package only arranges them on screen. Start it with `advisor` (on a termina
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from pathlib import Path
 
 from textual.app import App
@@ -16,7 +18,7 @@ from textual.reactive import reactive
 
 from advisor.i18n import default_language, t
 from advisor.search.index import SearchIndex
-from advisor.problems import DataError
+from advisor.problems import AdvisorError, DataError
 from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.decision.session import Session
 from advisor.decision.tree import Tree
@@ -28,7 +30,7 @@ from advisor.tui.screens.entry_screen import EntryScreen
 from advisor.tui.screens.help_screen import HelpScreen, HelpSection
 from advisor.tui.screens.summary_screen import SummaryScreen
 from advisor.tui.screens.wizard_screen import WizardScreen
-from advisor.tui.session_store import SessionStore
+from advisor.tui.session_store import SESSION_FILE, SessionStore
 from advisor.tui.settings import Settings, load_settings, save_settings, settings_path
 from advisor.tui.widgets.ask_bar import AskBar
 
@@ -83,6 +85,9 @@ class AdvisorApp(App[None]):
         self._suggester: QuestionSuggester | None = None
         self.export_format = "md"
         """The format the last export used: the export dialog offers it first."""
+        self._index_lock = threading.Lock()
+        self.knowledge_ready = asyncio.Event()
+        """Set once the index is open and the suggester built (after the first paint)."""
         self.settings_file = settings_path(config)
         self.config_folder = self.settings_file.parent
         loaded = load_settings(self.settings_file, default_lang=default_language())
@@ -96,12 +101,13 @@ class AdvisorApp(App[None]):
 
     @property
     def index(self) -> SearchIndex:
-        """The search index, loaded on first use."""
-        if self._index is None:
-            from advisor.library import open_index
+        """The search index, loaded on first use (by the loading worker, unless asked sooner)."""
+        with self._index_lock:
+            if self._index is None:
+                from advisor.library import open_index
 
-            self._index = open_index(self.kb_root)
-        return self._index
+                self._index = open_index(self.kb_root)
+            return self._index
 
     @property
     def kb_root(self) -> Path:
@@ -114,9 +120,9 @@ class AdvisorApp(App[None]):
     def decision_tree(self) -> Tree:
         """The decision tree, loaded on first use (`DataError` when it cannot be used)."""
         if self._tree is None:
-            from advisor.decision.validate import bundled_tree_path, load_tree
+            from advisor.library import open_tree
 
-            self._tree = load_tree(self.tree_path or bundled_tree_path())
+            self._tree = open_tree(self.tree_path)
         return self._tree
 
     @property
@@ -127,9 +133,8 @@ class AdvisorApp(App[None]):
         return self._store
 
     @property
-    def suggester(self) -> QuestionSuggester:
-        if self._suggester is None:
-            self._suggester = QuestionSuggester(self.index)
+    def suggester(self) -> QuestionSuggester | None:
+        """Search-as-you-type, once `knowledge_ready` is set."""
         return self._suggester
 
     # Start-up ---------------------------------------------------------------------------------
@@ -141,7 +146,22 @@ class AdvisorApp(App[None]):
         if self._loaded_settings.problem is not None:
             where = self._loaded_settings.moved_to or self.settings_file
             self.notify(t("tui_settings_corrupt", self.lang, path=str(where), reason=self._loaded_settings.problem), severity="warning", timeout=15)
-        self.call_after_refresh(self.offer_resume)
+        self.call_after_refresh(self._after_first_paint)
+
+    def _after_first_paint(self) -> None:
+        """Open the knowledge in a thread: a large folder takes seconds to index the first time,
+        and even a cached one should not hold back the first screen or a keystroke."""
+        self.run_worker(self._load_knowledge, thread=True, group="knowledge", exit_on_error=False)
+        self.offer_resume()
+
+    def _load_knowledge(self) -> None:
+        try:
+            suggester = QuestionSuggester(self.index)
+        except AdvisorError as error:  # a cache that cannot be used: answered without suggestions
+            self.call_from_thread(self.notify, error.text(self.lang), severity="error", timeout=10)
+            suggester = None
+        self._suggester = suggester
+        self.call_from_thread(self.knowledge_ready.set)
 
     def _exit_on_signals(self) -> None:
         """SIGTERM and SIGHUP (`kill`, a closed terminal window) end the app the way Ctrl+Q does,
@@ -171,7 +191,10 @@ class AdvisorApp(App[None]):
         """If the last run left an unfinished (or finished) wizard session, offer to resume it.
 
         A saved session that cannot be read is moved aside with a notice; the app starts fresh.
+        Nothing is loaded when there is no saved session (the usual start).
         """
+        if not (self.config_folder / SESSION_FILE).exists():
+            return
         try:
             loaded = self.store.load()
         except DataError:

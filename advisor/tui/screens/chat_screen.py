@@ -63,6 +63,13 @@ class ChatScreen(AdvisorScreen[None]):
 
     def on_mount(self) -> None:
         self.watch(self.app, "lang", self._relabel, init=False)
+        if self.advisor.suggester is None:
+            self.run_worker(self._suggestions_when_ready(), group="knowledge")
+
+    async def _suggestions_when_ready(self) -> None:
+        """Turn search-as-you-type on once the app has loaded the knowledge (after first paint)."""
+        await self.advisor.knowledge_ready.wait()
+        self.query_one(AskBar).use(self.advisor.suggester)
 
     def _relabel(self, lang: str) -> None:
         self.query_one("#welcome", Static).update(t("tui_welcome", lang))
@@ -123,17 +130,32 @@ class ChatScreen(AdvisorScreen[None]):
             topic: A topic the user already chose for it (from the suggestions); it is then shown
                 whatever the search ranks first, with the confidence the search gives it.
         """
+        if not self.advisor.knowledge_ready.is_set():  # asked before the knowledge is loaded
+            waiting = Static(t("tui_loading_knowledge", self.advisor.lang), classes="loading", markup=False)
+            await self._add_exchange(text, waiting)
+            self.run_worker(self._answer_when_ready(text, topic, waiting), group="waiting")
+            return
+        await self._add_exchange(text, self._answer_card(text, topic))
+
+    async def _answer_when_ready(self, text: str, topic: str | None, waiting: Static) -> None:
+        """Answer a question asked while the knowledge was loading, in place of its notice (the
+        screen keeps handling keys meanwhile)."""
+        await self.advisor.knowledge_ready.wait()
+        card = self._answer_card(text, topic)
+        if waiting.parent is not None:  # still shown (not dropped as an old exchange)
+            await self.history.mount(card, after=waiting)
+            await waiting.remove()
+            self.refresh_bindings()
+
+    def _answer_card(self, text: str, topic: str | None) -> Widget:
         lang = self.advisor.lang
         reply = answer(self.advisor.index, text, default_lang=lang, topic=topic)
         if reply.outcome.truncated:
             self.notify(t("query_truncated", lang, limit=MAX_QUERY_CHARS), severity="warning")
-        card: Widget
         if reply.article is not None:
             self.latest = reply.article
-            card = AnswerCard(reply.article, lang, reply.close)
-        else:
-            card = NoAnswerCard(list(reply.suggestions), reply.lang, lang)
-        await self._add_exchange(text, card)
+            return AnswerCard(reply.article, lang, reply.close)
+        return NoAnswerCard(list(reply.suggestions), reply.lang, lang)
 
     @on(TopicChosen)
     async def _topic_chosen(self, event: TopicChosen) -> None:

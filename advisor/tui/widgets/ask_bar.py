@@ -66,6 +66,13 @@ class AskBar(Vertical):
         yield Input(placeholder=t("tui_ask_placeholder", self.lang), id="question", select_on_focus=False)
         yield SuggestionList(id="suggestions")
 
+    def use(self, suggester: QuestionSuggester | None) -> None:
+        """Start suggesting with `suggester` (ready after the first paint), for what is typed already."""
+        self.suggester = suggester
+        value = self.input.value
+        if suggester is not None and value.strip() and value != self._recalled:
+            self._suggest(value, self.lang)
+
     @property
     def input(self) -> Input:
         return self.query_one("#question", Input)

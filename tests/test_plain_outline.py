@@ -1,0 +1,54 @@
+"""A plainly written body is read without the CommonMark parser (`plain_outline`), to the same
+short answer and headings the parser gives; whatever it is unsure of, it leaves to the parser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import advisor.knowledge.outline as body_module
+from advisor.knowledge.body import split_front_matter
+from advisor.knowledge.outline import outline, plain_outline
+
+REPO = Path(__file__).resolve().parent.parent
+LINES = [
+    "", " ", "Plain words here.", "more words, *emphasis* and `code`", "# Title", "## Section", "### Deep ##", "#no-space",
+    "####### seven", "- item", "* star item", "+ plus item", "1. first", "2) second", "-  two spaces", "-", "1.", "- # heading in item",
+    "- > quote in item", "  indented", "    code", "\tTab", "> quote", "<div>", "[ref]: https://example.com", "---", "***", "- - -",
+    "===", "```", "```python", "~~~", "``` a`b", "    ```", "text with | pipes |", "\\# escaped", "| a | b |", "2024 was a year.",
+    "+1 for this", "a line ending in two spaces  ", "  - nested", "**bold** start", "Ünïcödé wörds", "#", "## ",
+]
+
+
+def _parsed(body: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, tuple[str, ...]]:
+    with monkeypatch.context() as patch:
+        patch.setattr(body_module, "plain_outline", lambda body: None)
+        return outline(body)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(LINES), min_size=1, max_size=12))
+def test_the_plain_reading_agrees_with_the_parser(lines: list[str]) -> None:
+    body = "\n".join(lines).strip()
+    plain = plain_outline(body)
+    if plain is not None:
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            assert plain == _parsed(body, monkeypatch)
+
+
+def test_generated_bodies_are_read_plainly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchmarks.generate import generate
+
+    generate(200, tmp_path / "kb")
+    for path in sorted((tmp_path / "kb" / "en").glob("*.md")):
+        body = split_front_matter(path.read_text(encoding="utf-8"))[1].strip()
+        assert plain_outline(body) == _parsed(body, monkeypatch) != ("", ())
+
+
+def test_the_bundled_bodies_agree_whichever_way_they_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    for path in sorted((REPO / "knowledge").glob("*/*.md")):
+        body = split_front_matter(path.read_text(encoding="utf-8"))[1].strip()
+        assert outline(body) == _parsed(body, monkeypatch)

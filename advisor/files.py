@@ -17,10 +17,13 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Iterable
-from typing import IO, Any
 
 from advisor.problems import OutputError, OutputExists
+
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import IO, Any
 
 MAX_FILE_BYTES = 1_000_000
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)

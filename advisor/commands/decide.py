@@ -13,7 +13,6 @@ import sys
 from advisor.commands.common import LANGS, add_kb_option, add_lang_option, checked_text, kb_root
 from advisor.i18n import t
 from advisor.problems import UsageError
-from advisor.terminal import Styler, is_terminal, page
 from advisor.textnorm import json_safe, shown, strip_terminal_escapes
 
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
@@ -109,7 +108,8 @@ def _emit(args: argparse.Namespace, rec: Recommendation, lang: str, out: TextIO)
     if args.output and args.output != "-":
         atomic_write(args.output, text, force=args.force)
         print(t("rec_written", lang, path=shown(args.output, 1000)), file=sys.stderr)
-    elif fmt == "md" and args.format is None and is_terminal(out):  # for a person: styled, wrapped, paged
+    elif fmt == "md" and args.format is None and _is_terminal(out):  # for a person: styled, wrapped, paged
+        from advisor.terminal import Styler, page
         from advisor.terminal_markdown import render_markdown
 
         page(render_markdown(strip_terminal_escapes(text), Styler.for_stream(out)), out)
@@ -117,6 +117,13 @@ def _emit(args: argparse.Namespace, rec: Recommendation, lang: str, out: TextIO)
         out.write(strip_terminal_escapes(text))
         out.flush()
     return 0
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    """`advisor.terminal.is_terminal`, imported only for Markdown: JSON and HTML never need it."""
+    from advisor.terminal import is_terminal
+
+    return is_terminal(stream)
 
 
 def _check_output(args: argparse.Namespace) -> None:

@@ -227,3 +227,13 @@ def test_a_changed_or_damaged_tree_cache_is_not_trusted(tmp_path: Path) -> None:
     (cached,) = Path(cache_root()).glob("tree-*.marshal")
     cached.write_bytes(cached.read_bytes()[:-30])
     assert open_tree(tree_file).title.get("en") == "Another title"
+
+
+def test_a_cached_tree_comes_back_as_the_same_records(tmp_path: Path) -> None:
+    """Records are tuples, and a tuple equals a record of the same values: `==` alone would not
+    notice a record read back from the cache as a plain tuple, the repr (class names) does."""
+    tree_file = tmp_path / "tree.yaml"
+    tree_file.write_text(Path(bundled_trees_root(), "gpu-orchestration.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    parsed, cached = open_tree(tree_file), open_tree(tree_file)
+    assert cached is not parsed and repr(cached) == repr(parsed)
+    assert cached.node(cached.start) == parsed.node(parsed.start) and cached.lines == parsed.lines

@@ -118,6 +118,13 @@ def test_a_provider_question_still_needs_no_yaml(tmp_path: Path) -> None:
     assert _forbidden(loaded, ("textual", "yaml", "markdown_it", "advisor.knowledge.load", "advisor.search.build")) == []
 
 
+@pytest.mark.parametrize("argv", [("recommend", "--answer", "workload=notebook", "--format", "json"), ("providers", "--json")])
+def test_recommend_and_providers_never_import_dataclasses(tmp_path: Path, argv: tuple[str, ...]) -> None:
+    """Their records are NamedTuples: dataclasses cost them a third of their start-up (docs/architecture.md)."""
+    _loaded(tmp_path, *argv)  # builds the caches
+    assert _forbidden(_loaded(tmp_path, *argv), ("textual", "yaml", "markdown_it", "dataclasses", "advisor.knowledge.load")) == []
+
+
 def _imports(module: str) -> set[str]:
     """Every advisor module `module` imports, at any depth of its code, except type-only imports."""
     tree = ast.parse(_file_of(module).read_text(encoding="utf-8"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from advisor.catalogue.model import FABRIC_NEEDS, VALUE_NEEDS, Catalogue, NeedCheck, Provider, ProviderMatch, need_fact, normalize_needs
 
@@ -49,8 +49,8 @@ def match(catalogue: Catalogue, needs: Iterable[str], *, include_failing: bool =
     return matches
 
 
-@dataclass(frozen=True)
-class Fit:
+# A NamedTuple, not a dataclass: see `advisor.catalogue.model`.
+class Fit(NamedTuple):
     """The providers that fit a recommendation's needs, best first, and the catalogue's date."""
 
     needs: tuple[str, ...]

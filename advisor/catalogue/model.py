@@ -12,14 +12,10 @@ answering a provider question never imports YAML.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from advisor.problems import InvalidInput, Problem
 from advisor.textnorm import shown
-
-TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
-if TYPE_CHECKING:
-    from typing import Any
 
 CATALOGUE_FILE = "providers.yaml"
 SCHEMA = 1
@@ -110,8 +106,9 @@ def normalize_needs(needs: Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class Fact:
+# NamedTuples, not dataclasses: `advisor providers` and `advisor recommend` load them (see
+# `advisor.decision.tree`).
+class Fact(NamedTuple):
     """One catalogue value; `value` is a string, a tuple (GPU models, interconnects) or `unknown`."""
 
     key: str
@@ -129,8 +126,7 @@ class Fact:
         return self.value != UNKNOWN
 
 
-@dataclass(frozen=True)
-class Provider:
+class Provider(NamedTuple):
     """One provider of the catalogue: its names and its facts."""
 
     id: str
@@ -161,8 +157,7 @@ class Provider:
         return min(dates) if dates else None
 
 
-@dataclass(frozen=True)
-class Catalogue:
+class Catalogue(NamedTuple):
     """Every provider, the date the catalogue was compiled and the problems found reading it."""
 
     providers: tuple[Provider, ...] = ()
@@ -178,8 +173,7 @@ class Catalogue:
         return min(dates) if dates else self.compiled
 
 
-@dataclass(frozen=True)
-class NeedCheck:
+class NeedCheck(NamedTuple):
     """How one provider stands on one need.
 
     `status` is met, unknown or failed; `note` is a caveat code (e.g. `self_managed`: it works but
@@ -194,8 +188,7 @@ class NeedCheck:
     link: str | None = None
 
 
-@dataclass(frozen=True)
-class ProviderMatch:
+class ProviderMatch(NamedTuple):
     """How one provider stands on every need asked for."""
 
     provider: Provider
@@ -228,7 +221,7 @@ class ProviderMatch:
 
 
 def to_data(catalogue: Catalogue) -> dict[str, Any]:
-    """Plain dicts and lists for the marshal-cached index (no dataclasses, no dates)."""
+    """Plain dicts and lists for the marshal-cached index (no records, no dates)."""
     return {
         "compiled": catalogue.compiled,
         "providers": [

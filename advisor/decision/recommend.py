@@ -7,14 +7,14 @@ every rule can fire and every path gets a deployment model.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from advisor.decision.session import Answer, Session
 from advisor.decision.tree import CheckItem, Text, Tree
 
 
-@dataclass(frozen=True)
-class Point:
+# NamedTuples, not dataclasses: see `advisor.decision.tree`.
+class Point(NamedTuple):
     """One piece of advice, the answers that triggered it and the knowledge that explains it."""
 
     rule: str
@@ -24,8 +24,7 @@ class Point:
     kb: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Recommendation:
+class Recommendation(NamedTuple):
     """Everything an export needs, still in every language: renderers pick one."""
 
     tree: Tree

@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from advisor.problems import DataError, InvalidInput, Problem
 from advisor.textnorm import shown
 from advisor.decision.tree import Node, Question, Tree
 
-TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
-    from typing import Any
     from pathlib import Path
 
 SESSION_SCHEMA = 1
@@ -30,8 +28,8 @@ SESSION_SCHEMA = 1
 NOT_SURE = "not-sure"
 
 
-@dataclass(frozen=True)
-class Answer:
+# NamedTuples, not dataclasses: see `advisor.decision.tree`.
+class Answer(NamedTuple):
     """One answer in a session; `assumed` when it is the question's default, not the user's."""
 
     key: str
@@ -52,8 +50,7 @@ class SessionFileError(DataError):
         self.path = Path(path)
 
 
-@dataclass(frozen=True)
-class Session:
+class Session(NamedTuple):
     """Answers given so far to one tree. Every method returns a new session."""
 
     tree: Tree
@@ -224,8 +221,7 @@ def _keys_ahead(tree: Tree, start: Node) -> set[str]:
     return keys
 
 
-@dataclass(frozen=True)
-class Completion:
+class Completion(NamedTuple):
     """A finished session built from given answers, and what was filled in or left out."""
 
     session: Session

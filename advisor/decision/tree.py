@@ -16,12 +16,9 @@ Interface words (prompts, headings) are not tree content: they live in `advisor/
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, is_dataclass
 from functools import cached_property
-
-TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
-if TYPE_CHECKING:
-    from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 SCHEMA = 1
 # Validation walks each step of the flow once per combination of answers the rules tell apart
@@ -29,8 +26,13 @@ SCHEMA = 1
 # mistake, and checking it would take too long.
 MAX_FLOW_STATES = 200_000
 
-@dataclass(frozen=True)
-class Text:
+
+# `typing.NamedTuple`s, not frozen dataclasses: `advisor recommend` and `advisor providers` define
+# these records and those of the modules that build on them (session, recommend, export, the
+# catalogue) at every start, and a frozen dataclass costs about 0.6 ms to define, besides the
+# inspect and ast that `dataclasses` imports (docs/architecture.md). Records are tuples: never
+# test one with `isinstance(x, tuple)` where a plain tuple could also be meant.
+class Text(NamedTuple):
     """One piece of user-visible text, by language (`advisor.i18n.LANGUAGES`)."""
 
     by_lang: tuple[tuple[str, str], ...] = ()
@@ -45,8 +47,7 @@ class Text:
         return texts.get(lang) or texts.get("en", "")
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One answer a question offers: its public `value` and its label."""
 
     value: str
@@ -54,8 +55,7 @@ class Option:
     line: int = 0
 
 
-@dataclass(frozen=True)
-class Question:
+class Question(NamedTuple):
     """A question with its public answer key; `default` is what "not sure" assumes."""
 
     key: str
@@ -78,8 +78,7 @@ class Question:
         return None
 
 
-@dataclass(frozen=True)
-class Edge:
+class Edge(NamedTuple):
     """Answer `value` leads to node `target`; value `*` stands for every answer."""
 
     value: str
@@ -87,8 +86,7 @@ class Edge:
     line: int = 0
 
 
-@dataclass(frozen=True)
-class Node:
+class Node(NamedTuple):
     """A step of the flow: asks `ask` and moves to the target of the answer, or ends (outcome)."""
 
     id: str
@@ -109,8 +107,7 @@ class Node:
         return fallback
 
 
-@dataclass(frozen=True)
-class Condition:
+class Condition(NamedTuple):
     """`key` was answered with one of `values`."""
 
     key: str
@@ -118,8 +115,7 @@ class Condition:
     line: int = 0
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     """A point of advice that applies when every condition holds (no conditions: always)."""
 
     id: str
@@ -137,8 +133,7 @@ class Rule:
         return all(answers.get(condition.key) in condition.values for condition in self.when)
 
 
-@dataclass(frozen=True)
-class CheckItem:
+class CheckItem(NamedTuple):
     """One thing to confirm in a provider's documentation, and the catalogue needs it stands for."""
 
     id: str
@@ -148,8 +143,7 @@ class CheckItem:
     line: int = 0
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(NamedTuple):
     """A named value with a label: a deployment model, a sharing mode or a topic."""
 
     value: str
@@ -158,9 +152,8 @@ class Choice:
     line: int = 0
 
 
-@dataclass(frozen=True)
-class Tree:
-    """A whole decision tree; `lines` says where each top-level section was written."""
+class _TreeRecord(NamedTuple):
+    """A whole decision tree's fields (see `Tree`)."""
 
     id: str
     title: Text
@@ -173,7 +166,16 @@ class Tree:
     sharing_modes: tuple[Choice, ...]
     topics: tuple[Choice, ...]
     path: str = ""
-    lines: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
+    lines: Mapping[str, int] = MappingProxyType({})
+
+
+class Tree(_TreeRecord):
+    """A whole decision tree; `lines` says where each top-level section was written.
+
+    A subclass without `__slots__`, so that each tree has an instance dict for the lookups below:
+    validation asks a tree with thousands of questions for nodes and questions by id over and
+    over. Equality is still the tuple's, over the fields alone; a tree is not hashable (`lines`).
+    """
 
     @cached_property
     def _questions(self) -> dict[str, Question]:
@@ -226,9 +228,11 @@ _RECORDS: dict[str, type] = {cls.__name__: cls for cls in (Text, Option, Questio
 
 def to_data(value: Any) -> Any:
     """A tree (or any of its records) as plain lists, tuples and dicts, for the marshal cache
-    (`advisor.library.open_tree`): a record becomes a list of its class name and its fields."""
-    if type(value).__name__ in _RECORDS and is_dataclass(value):
-        return [type(value).__name__, *(to_data(getattr(value, item.name)) for item in fields(value))]
+    (`advisor.library.open_tree`): a record becomes a list of its class name and its fields.
+    Records are tuples too, so they are told apart by their exact class before plain tuples."""
+    kind = type(value)
+    if _RECORDS.get(kind.__name__) is kind:
+        return [kind.__name__, *(to_data(item) for item in value)]
     if isinstance(value, tuple):
         return tuple(to_data(item) for item in value)
     if isinstance(value, Mapping):

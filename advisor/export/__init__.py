@@ -10,20 +10,19 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from advisor.export.view import RecommendationView, build_view
 from advisor.textnorm import json_safe
 
-TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
     from advisor.catalogue.match import Fit
     from advisor.decision.recommend import Recommendation
     from advisor.search.index import SearchIndex
 
 
-@dataclass(frozen=True)
-class Format:
+# A NamedTuple, not a dataclass: see `advisor.decision.tree`.
+class Format(NamedTuple):
     """An export format: its name, the file suffixes that mean it, its label in the app, its renderer."""
 
     name: str

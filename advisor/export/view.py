@@ -7,22 +7,18 @@ is this view's `record()`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from advisor.catalogue.match import Fit
 from advisor.decision.recommend import Recommendation
 from advisor.decision.session import Answer
 from advisor.i18n import t
 
-TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
-if TYPE_CHECKING:
-    from typing import Any
-
 EXPORT_SCHEMA = 1
 
 
-@dataclass(frozen=True)
-class AnswerView:
+# NamedTuples, not dataclasses: see `advisor.decision.tree`.
+class AnswerView(NamedTuple):
     """One answer: `question` is the full wording, `title` the short one, `label` the answer's."""
 
     key: str
@@ -33,8 +29,7 @@ class AnswerView:
     assumed: bool
 
 
-@dataclass(frozen=True)
-class PointView:
+class PointView(NamedTuple):
     """One point of advice, with the answers it rests on."""
 
     rule: str
@@ -45,8 +40,7 @@ class PointView:
     kb: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class CheckView:
+class CheckView(NamedTuple):
     """One thing to confirm in a provider's documentation."""
 
     id: str
@@ -54,8 +48,7 @@ class CheckView:
     kb: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class VerifyView:
+class VerifyView(NamedTuple):
     """A need a provider may meet: what to check, and where."""
 
     need: str
@@ -63,8 +56,7 @@ class VerifyView:
     link: str | None
 
 
-@dataclass(frozen=True)
-class ProviderView:
+class ProviderView(NamedTuple):
     """A provider that fits, or may: its status and what to verify."""
 
     id: str
@@ -75,8 +67,7 @@ class ProviderView:
     as_of: str | None
 
 
-@dataclass(frozen=True)
-class ProvidersView:
+class ProvidersView(NamedTuple):
     """The providers that fit: the needs looked for, the best matches and the catalogue's date."""
 
     needs: tuple[str, ...]
@@ -105,8 +96,7 @@ class ProvidersView:
         }
 
 
-@dataclass(frozen=True)
-class RecommendationView:
+class RecommendationView(NamedTuple):
     """Everything a rendering needs, in `lang`. `kb` pairs each cited id with its entry title
     (None when the knowledge folder has no such entry); `providers` is None without a catalogue."""
 

@@ -151,17 +151,26 @@ class Styler:
 
         def flush() -> None:
             nonlocal first, hanging
-            if block:
-                joined = " ".join(part.strip() for part in block)
+            segments: list[list[str]] = [[]]  # the block's lines, split at Markdown hard breaks
+            for part in block:
+                segments[-1].append(part.strip())
+                if part.endswith("  "):  # two trailing spaces end a line
+                    segments.append([])
+            for index, joined in enumerate(" ".join(segment) for segment in segments if segment):
+                emphasised = _EMPHASIS.fullmatch(joined)  # a whole line in _..._ stays styled when wrapped
+                if emphasised is not None:
+                    joined = emphasised.group(1)
                 if self.width is not None:
                     joined = _keep_whole(joined, self.width)
+                start = first if index == 0 else hanging or first
                 open_code = False  # a long code span split across lines is closed and reopened
-                for number, piece in enumerate(self.wrap(joined, first, hanging)):
-                    lead = first if number == 0 else hanging or first
+                for number, piece in enumerate(self.wrap(joined, start, hanging)):
+                    lead = start if number == 0 else hanging or start
                     body = ("`" if open_code else "") + piece[len(lead) :]
                     open_code = body.count("`") % 2 == 1
-                    out.append(self._inline(lead + body.replace("\u00a0", " ") + ("`" if open_code else "")))
-                block.clear()
+                    body = body.replace("\u00a0", " ") + ("`" if open_code else "")
+                    out.append(self._inline(lead + (f"_{body}_" if emphasised else body)))
+            block.clear()
             first = hanging = ""
 
         for line in text.splitlines():

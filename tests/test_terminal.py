@@ -116,6 +116,20 @@ def test_ask_keeps_a_code_span_styled_when_it_wraps() -> None:
     assert all(cells(visible(line)) <= 40 for line in out.splitlines())
 
 
+def test_ask_keeps_markdown_hard_line_breaks_in_a_list_item() -> None:
+    text = "- **MIG:** native  \n  The node pool takes a partition size.  \n  Source: https://example.com/gpus-multi\n"
+    out = [visible(line) for line in Styler(True, 60).markdown(text).splitlines()]
+    assert out == ["• MIG: native", "  The node pool takes a partition size.", "  Source: https://example.com/gpus-multi"]
+    joined = [visible(line) for line in Styler(True, 60).markdown(text.replace("  \n", "\n")).splitlines()]
+    assert len(joined) == 2  # without the breaks the item is one paragraph, wrapped
+
+
+def test_a_wrapped_emphasised_line_is_styled_on_every_line() -> None:
+    out = Styler(True, 30).markdown("_Catalogue compiled from saved copies of the pages, not checked live._")
+    assert len(out.splitlines()) > 1 and "_" not in out
+    assert all(line.startswith("\x1b[2m") for line in out.splitlines())
+
+
 def test_a_title_keeps_its_tag_whole_when_wrapped() -> None:
     out = Styler(True, 30).with_aside("Slurm and Kubernetes for GPU training", "[slurm-on-kubernetes · confidence 88]", Styler(True).heading)
     assert out.splitlines()[-1] == "\x1b[2m[slurm-on-kubernetes · confidence 88]\x1b[0m"

@@ -58,11 +58,13 @@ def answer_question(question: ProviderQuestion, lang: str) -> ProviderAnswer | N
 
 
 def _fact_block(provider: Provider, fact: Fact, lang: str, *, detailed: bool) -> list[str]:
+    """A list item: the value, then the detail and the source each on a line of its own (two
+    trailing spaces are Markdown's line break, which the chat and the terminal both keep)."""
     lines = [f"- **{fact_label(fact.key, lang)}:** {value_text(fact, lang)}"]
     if detailed and fact.detail and lang == "en":  # details are quoted from English sources
         lines.append(f"  {fact.detail}")
     lines.extend(f"  {line}" for line in _provenance(provider, fact, lang))
-    return lines
+    return [line + "  " for line in lines[:-1]] + lines[-1:]
 
 
 def _provenance(provider: Provider, fact: Fact, lang: str) -> list[str]:

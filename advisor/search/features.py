@@ -88,10 +88,8 @@ _CAPPED = bytes(map(min, range(256), repeat(FULL_WEIGHT)))
 def _best(texts: list[tuple[int, list[str], list[tuple[str, str]]]], part: int) -> dict[Any, int]:
     """Each feature (words: `part` 1, pairs: 2) with the best weight of the texts holding it, in
     the order first written."""
-    best: dict[Any, int] = {}
+    order: dict[Any, int] = dict.fromkeys(chain.from_iterable(map(itemgetter(part), texts)), 0)
     for text in sorted(texts, key=itemgetter(0)):  # lightest first: the heaviest is laid last
         features: list[Any] = text[part]  # type: ignore[assignment]  # `part` picks a list
-        best.update(zip(features, repeat(text[0])))
-    order: dict[Any, int] = dict.fromkeys(chain.from_iterable(map(itemgetter(part), texts)), 0)
-    order.update(best)  # keeps the order of the keys, takes the values
+        order.update(zip(features, repeat(text[0])))  # keeps the order of the keys, takes the values
     return order

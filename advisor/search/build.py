@@ -320,9 +320,11 @@ class _Builder:
         }
         return header, sections
 
-    def _pack_postings(self, words: int) -> tuple[bytes, bytes, tables.Spill]:
+    def _pack_postings(self, words: int) -> tuple[list[memoryview], list[memoryview], tables.Spill]:
         """(the sorted pair codes, the start of each feature's postings, all postings): the words'
-        postings in word order, then the pairs', in the order of their codes (`tables.Postings`)."""
+        postings in word order, then the pairs', in the order of their codes (`tables.Postings`).
+        The first two are sections of one piece, a view of the array: no copy at the peak of the
+        build's memory."""
         values = tables.Spill()
         lengths = array("q", map(len, self.word_postings))
         for postings in self.word_postings:
@@ -334,14 +336,14 @@ class _Builder:
                 continue
             ordered = array("q", sorted(items))
             halves = memoryview(ordered).cast("B").cast("i")
-            seconds = halves[_HIGH::2]
-            changes = list(compress(count(1), map(ne, seconds[1:], seconds)))  # where a new pair starts
+            seconds = halves[_HIGH::2].tolist()
+            changes = list(compress(count(1), map(ne, islice(seconds, 1, None), seconds)))  # where a new pair starts
             codes.extend(map(add, repeat(first * words), chain([seconds[0]], map(seconds.__getitem__, changes))))
             lengths.extend(map(sub, chain(changes, [len(seconds)]), chain([0], changes)))
             values.extend(halves[_LOW::2].tobytes())
             self.pair_postings[first] = array("q")
         starts = array("q", accumulate(lengths, initial=0))
-        return codes.tobytes(), starts.tobytes(), values
+        return [memoryview(codes).cast("B")], [memoryview(starts).cast("B")], values
 
 
 # The int32 halves of an int64, in memory order.

@@ -10,6 +10,7 @@ held per entry or per feature that need not be: entries are read one topic at a 
 temporary files; a word's postings grow in one array per word, and a pair is two word numbers,
 gathered in flat arrays and sorted into place at the end, never a string in a dict. The
 per-topic arithmetic runs through `map` over whole dicts rather than a Python loop per posting.
+A large folder is built in parts by worker processes, then joined (`_fill`).
 """
 
 from __future__ import annotations
@@ -19,15 +20,16 @@ import marshal
 import os
 import sys
 from array import array
-from collections import Counter, deque
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable
 from itertools import accumulate, chain, compress, count, filterfalse, islice, repeat
-from operator import add, itemgetter, lshift, ne, or_, sub
+from operator import add, lshift, ne, or_, sub
 from typing import Any
 
 from advisor.search import tables
 from advisor.search.analysis import Analyzer
-from advisor.search.index import FIELD_WEIGHTS, FOCUS_BONUS, FULL_WEIGHT, INDEX_VERSION, MIN_ERROR_WORDS, PHRASE_FIELDS, WEIGHT_BITS
+from advisor.search.features import Analysed, analyse
+from advisor.search.index import INDEX_VERSION, WEIGHT_BITS
 
 # Extra plain data to store beside the index: given the analyzer and a word's topic count.
 Attach = Callable[[Analyzer, Callable[[str], int]], dict[str, Any]]
@@ -58,8 +60,7 @@ def build(root: str | os.PathLike[str], attach: Attach | None, progress: Callabl
     try:
         builder = _Builder(analyzer)
         found: list[Any] = []
-        for topic in analysed_topics(folder, groups, analyzer, found, progress, len(files)):
-            builder.absorb(topic)
+        _fill(builder, folder, groups, found, progress, len(files))
         problems += in_file_order(found, files, folder) + lexicon_problems
         return builder.finish(lexicon, problems, attach)
     finally:
@@ -67,59 +68,76 @@ def build(root: str | os.PathLike[str], attach: Attach | None, progress: Callabl
             gc.enable()
 
 
-def analysed_topics(folder: Any, groups: list[list[Any]], analyzer: Analyzer, problems: list[Any], progress: Callable[[int, int], None] | None, files: int) -> Iterator[Analysed]:
-    """Every topic of `groups` (`advisor.knowledge.load.entry_groups`) read and analysed, in order.
+def _fill(builder: _Builder, folder: Any, groups: list[list[Any]], problems: list[Any], progress: Callable[[int, int], None] | None, files: int) -> None:
+    """Add every topic of `groups` (`advisor.knowledge.load.entry_groups`) to `builder`, in order;
+    problems of the entry files go to `problems`.
 
-    Reading and analysing is most of a build; a large folder shares it among worker processes,
-    at most `_BATCHES_AHEAD` batches ahead of the tables being filled, so that results never pile
-    up in memory. Problems of the entry files go to `problems`.
+    Reading and analysing the entries is most of a build, and so is filling the tables topic by
+    topic: for a large folder, each of a few worker processes builds the tables of a run of
+    topics (a part) as a builder of its own, and this process only joins the parts, in order, in
+    whole-array operations (`_Builder.join`). Workers are at most `_PARTS_AHEAD` parts ahead of
+    the joining each, so that parts never pile up in memory.
     """
     from advisor.knowledge.load import read_topic
-    from advisor.problems import Problem
 
-    workers = _workers() if files > PARALLEL_FILES else 1
-    done = 0
-    if workers < 2:
-        for group in groups:
-            entries = read_topic(group, folder, problems)
-            if entries:
-                yield analyse(entries, analyzer)
-            done += len(group)
-            if progress is not None:
-                progress(done, files)
+    processes = _workers(files)
+    if processes > 1:
+        _fill_parallel(builder, folder, groups, problems, progress, files, processes)
         return
-    from concurrent.futures import ProcessPoolExecutor
-
-    batches = iter([groups[start : start + _BATCH] for start in range(0, len(groups), _BATCH)])
-    setup = (folder, sorted(analyzer.stopwords), dict(analyzer.synonyms))
-    with ProcessPoolExecutor(workers, mp_context=_context(), initializer=_start_worker, initargs=setup) as pool:
-        pending = deque(pool.submit(_analyse_batch, batch) for batch in islice(batches, workers * _BATCHES_AHEAD))
-        while pending:
-            results, found, read = marshal.loads(pending.popleft().result())
-            following = next(batches, None)
-            if following is not None:
-                pending.append(pool.submit(_analyse_batch, following))
-            problems += [Problem(*problem) for problem in found]
-            yield from results
-            done += read
-            if progress is not None:
-                progress(done, files)
+    done = 0
+    for group in groups:
+        entries = read_topic(group, folder, problems)
+        if entries:
+            builder.absorb(analyse(entries, builder.analyzer))
+        done += len(group)
+        if progress is not None:
+            progress(done, files)
 
 
 # Folders with more entry files than this are read by worker processes (starting them costs
 # about as much as reading this many files).
 PARALLEL_FILES = 3_000
-_BATCH = 200
-_BATCHES_AHEAD = 3
+# A part is at most this many topics (its tables are held whole until joined), and at least
+# 1/_PARTS_PER_WORKER of a worker's share, so that the workers finish together.
+_PART = 5_000
+_PARTS_PER_WORKER = 8
+_PARTS_AHEAD = 2
 _WORKER: dict[str, Any] = {}
 
 
-def _workers() -> int:
+def _workers(files: int) -> int:
+    """How many worker processes to read `files` entry files with (below 2: none)."""
+    if files <= PARALLEL_FILES:
+        return 1
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cores = os.cpu_count() or 1
     return min(cores, 4)
+
+
+def _fill_parallel(builder: _Builder, folder: Any, groups: list[list[Any]], problems: list[Any], progress: Callable[[int, int], None] | None, files: int, processes: int) -> None:
+    """`_fill`, by `processes` worker processes."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from advisor.problems import Problem
+
+    size = max(min(-(-len(groups) // (processes * _PARTS_PER_WORKER)), _PART), 1)
+    parts = iter([groups[start : start + size] for start in range(0, len(groups), size)])
+    setup = (folder, sorted(builder.analyzer.stopwords), dict(builder.analyzer.synonyms))
+    done = 0
+    with ProcessPoolExecutor(processes, mp_context=_context(), initializer=_start_worker, initargs=setup) as pool:
+        pending = deque(pool.submit(_build_part, part) for part in islice(parts, processes * _PARTS_AHEAD))
+        while pending:
+            part, found, read = marshal.loads(pending.popleft().result())
+            following = next(parts, None)
+            if following is not None:
+                pending.append(pool.submit(_build_part, following))
+            problems += [Problem(*problem) for problem in found]
+            builder.join(part)
+            done += read
+            if progress is not None:
+                progress(done, files)
 
 
 def _context() -> Any:
@@ -137,113 +155,38 @@ def _start_worker(folder: Any, stopwords: list[str], synonyms: dict[str, tuple[s
     _WORKER.update(folder=folder, analyzer=Analyzer.build(frozenset(stopwords), synonyms))
 
 
-def _analyse_batch(groups: list[list[Any]]) -> bytes:
-    """The analysed topics of `groups`, their files' problems and how many files were read, as
-    one marshal blob (plain data: several times cheaper to send back than pickling it)."""
+def _build_part(groups: list[list[Any]]) -> bytes:
+    """The tables of the topics of `groups` (`_Builder.export`), their files' problems and how
+    many files were read, as one marshal blob (plain data: far cheaper to send than pickling)."""
     from advisor.knowledge.load import read_topic
 
     folder, analyzer = _WORKER["folder"], _WORKER["analyzer"]
     problems: list[Any] = []
-    results = []
+    builder = _Builder(analyzer, spill=False)
     for group in groups:
         entries = read_topic(group, folder, problems)
         if entries:
-            results.append(analyse(entries, analyzer))
-    return marshal.dumps((results, [tuple(problem) for problem in problems], sum(map(len, groups))))
-
-
-# One topic, read and analysed, in few objects (worker processes send it whole): its id, its
-# entries' records (one blob and where each ends) and languages, its error lines' signatures,
-# its phrasings (words, words sorted, text, each packed; field and entry number as bytes), its words
-# and their weights, and its pairs of neighbouring words (two word positions) and their weights.
-# A weight is the best field weight plus the focus bonus (capped at FULL_WEIGHT); the builder
-# numbers the words and adds the topic number.
-Run = tuple[bytes, list[int]]  # strings packed by `tables.run`
-Analysed = tuple[str, bytes, list[int], list[str], list[tuple[str, ...]], Run, Run, Run, bytes, bytes, list[str], bytes, bytes, bytes, bytes]
-
-
-def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
-    """The analysis of one topic's entries (all of one id, by language).
-
-    A feature's weight is the best weight of the fields it occurs in: the fields' words are
-    laid over one another lightest first, so that the heaviest stays, in whole-list operations.
-    """
-    texts: list[tuple[int, list[str], list[tuple[str, str]]]] = []  # (field weight, words, pairs), in the order written
-    held: list[set[Any]] = []  # the features of each phrasing
-    phrasings: list[tuple[str, str, str, int, int]] = []
-    signatures: list[tuple[str, ...]] = []
-    records = [marshal.dumps([e.id, e.lang, e.title, e.summary, list(e.related), [list(pair) for pair in e.sources], e.path, e.topic]) for e in entries]
-    for number, entry in enumerate(entries):
-        for line in entry.errors:
-            signature = tuple(analyzer.content(line))
-            if len(signature) >= MIN_ERROR_WORDS and signature not in signatures:
-                signatures.append(signature)
-        fields = [("title", entry.title)] + [("question", q) for q in entry.questions] + [("keyword", k) for k in entry.keywords]
-        fields += [("error", line) for line in entry.errors] + [("heading", heading) for heading in entry.headings]
-        for field, text in [*fields, ("summary", entry.summary), ("body", entry.body)]:
-            words = analyzer.content(text)
-            pairs = list(zip(words, words[1:])) if field != "body" else []
-            texts.append((FIELD_WEIGHTS[field], words, pairs))
-            if field in PHRASE_FIELDS:
-                held.append({*words, *pairs})
-                if words:
-                    phrasings.append((" ".join(words), " ".join(sorted(words)), text, PHRASE_FIELDS.index(field), number))
-    counts = Counter(chain.from_iterable(held))  # feature -> how many of the topic's phrasings hold it
-    weights = _best(texts, 1)
-    pair_weights = _best(texts, 2)
-    phrases = max(len(phrasings), 1)
-    bonus = [round(FOCUS_BONUS * min(held / phrases, 1.0)) for held in range(max(counts.values(), default=0) + 1)]
-
-    def final(table: dict[Any, int]) -> bytes:
-        return bytes(map(min, map(add, table.values(), map(bonus.__getitem__, map(counts.get, table, repeat(0)))), repeat(FULL_WEIGHT)))
-
-    position = {word: number for number, word in enumerate(weights)}
-    return (
-        entries[0].id,
-        b"".join(records),
-        list(accumulate(map(len, records))),
-        [entry.lang for entry in entries],
-        signatures,
-        tables.run(list(map(itemgetter(0), phrasings)), lines=True),
-        tables.run(list(map(itemgetter(1), phrasings)), lines=True),
-        tables.run(list(map(itemgetter(2), phrasings))),
-        bytes(map(itemgetter(3), phrasings)),
-        array("i", map(itemgetter(4), phrasings)).tobytes(),
-        list(weights),
-        final(weights),
-        array("i", map(position.__getitem__, map(itemgetter(0), pair_weights))).tobytes(),
-        array("i", map(position.__getitem__, map(itemgetter(1), pair_weights))).tobytes(),
-        final(pair_weights),
-    )
-
-
-def _best(texts: list[tuple[int, list[str], list[tuple[str, str]]]], part: int) -> dict[Any, int]:
-    """Each feature (words: `part` 1, pairs: 2) with the best weight of the texts holding it, in
-    the order first written."""
-    best: dict[Any, int] = {}
-    for text in sorted(texts, key=itemgetter(0)):  # lightest first: the heaviest is laid last
-        features: list[Any] = text[part]  # type: ignore[assignment]  # `part` picks a list
-        best.update(zip(features, repeat(text[0])))
-    order: dict[Any, int] = dict.fromkeys(chain.from_iterable(map(itemgetter(part), texts)), 0)
-    order.update(best)  # keeps the order of the keys, takes the values
-    return order
+            builder.absorb(analyse(entries, analyzer))
+    return marshal.dumps((builder.export(), [tuple(problem) for problem in problems], sum(map(len, groups))))
 
 
 class _Builder:
-    """The tables of one index, filled topic by topic (`absorb`), then packed (`finish`)."""
+    """The tables of one index, filled topic by topic (`absorb`) or part by part (`join`), then
+    packed (`finish`)."""
 
-    def __init__(self, analyzer: Analyzer) -> None:
+    def __init__(self, analyzer: Analyzer, spill: bool = True) -> None:
+        """`spill`: keep the records and phrases in temporary files (a worker's part is small)."""
         self.analyzer = analyzer
         self.topics: list[str] = []
-        self.records = tables.Spill()
+        self.records: tables.Spill | bytearray = tables.Spill() if spill else bytearray()
         self.record_offsets = array("q", [0])
         self.entry_lang = bytearray()
         self.langs: dict[str, int] = {}
         self.topic_entry_start = array("i", [0])
         self.topic_phrase_start = array("i", [0])
-        self.phrases = tables.StringPacker(lines=True, spill=True)
-        self.sorted_phrases = tables.StringPacker(lines=True, spill=True)  # token_sort_ratio compares these
-        self.phrase_text = tables.StringPacker(spill=True)
+        self.phrases = tables.StringPacker(lines=True, spill=spill)
+        self.sorted_phrases = tables.StringPacker(lines=True, spill=spill)  # token_sort_ratio compares these
+        self.phrase_text = tables.StringPacker(spill=spill)
         self.phrase_field = bytearray()
         self.phrase_entry = array("i")
         self.words: dict[str, int] = {}  # word -> number, in the order first seen
@@ -285,6 +228,60 @@ class _Builder:
         items = map(or_, seconds_shifted, map(or_, repeat(base), pair_weights))
         deque(map(append, map(self.pair_postings.__getitem__, map(numbers.__getitem__, array("i", firsts))), items), maxlen=0)
 
+    def export(self) -> tuple[Any, ...]:
+        """The tables as plain data (marshal), for `join` in another process."""
+        packed = [packer.packed() for packer in (self.phrases, self.sorted_phrases, self.phrase_text)]
+        assert isinstance(self.records, bytearray) and not any(isinstance(blob, tables.Spill) for blob, _ in packed), "a part is built unspilled"
+        return (
+            self.topics,
+            bytes(self.records),
+            self.record_offsets.tobytes(),
+            list(self.langs),
+            bytes(self.entry_lang),
+            self.topic_entry_start.tobytes(),
+            self.topic_phrase_start.tobytes(),
+            packed,
+            bytes(self.phrase_field),
+            self.phrase_entry.tobytes(),
+            self.error_lines,
+            list(self.words),
+            b"".join(map(array.tobytes, self.word_postings)),
+            array("q", map(len, self.word_postings)).tobytes(),
+            b"".join(map(array.tobytes, self.pair_postings)),
+            array("q", map(len, self.pair_postings)).tobytes(),
+        )
+
+    def join(self, part: tuple[Any, ...]) -> None:
+        """Add the tables of the topics that follow these, `export`ed by another builder: the
+        same tables as absorbing those topics here, in whole-array operations."""
+        topics, records, record_offsets, langs, entry_lang, entry_starts, phrase_starts, packed, fields, entries, errors, words, word_values, word_lengths, pair_values, pair_lengths = part
+        topic, first_entry = len(self.topics), len(self.entry_lang)
+        self.topics += topics
+        self.record_offsets.extend(map(add, array("q", record_offsets)[1:], repeat(len(self.records))))
+        self.records.extend(records)
+        recode = bytes(self.langs.setdefault(lang, len(self.langs)) for lang in langs)
+        self.entry_lang += entry_lang.translate(recode + bytes(256 - len(recode)))
+        self.topic_entry_start.extend(map(add, array("i", entry_starts)[1:], repeat(first_entry)))
+        self.topic_phrase_start.extend(map(add, array("i", phrase_starts)[1:], repeat(len(self.phrases))))
+        for packer, (blob, offsets) in zip((self.phrases, self.sorted_phrases, self.phrase_text), packed):
+            packer.add_run(blob, array("q", offsets)[1:])
+        self.phrase_field += fields
+        self.phrase_entry.extend(map(add, array("i", entries), repeat(first_entry)))
+        for signature, found in errors.items():
+            self.error_lines.setdefault(signature, []).extend(map(add, found, repeat(topic)))
+        numbering = self.words  # the part's words, numbered as absorbing its topics would
+        new = list(filterfalse(numbering.__contains__, words))
+        numbering.update(zip(new, count(len(numbering))))
+        self.word_postings.extend(array("i") for _ in new)
+        self.pair_postings.extend(array("q") for _ in new)
+        numbers = list(map(numbering.__getitem__, words))
+        base = topic << WEIGHT_BITS
+        _spread(self.word_postings, numbers, array("i", map(add, array("i", word_values), repeat(base))), array("q", word_lengths))
+        halves = memoryview(array("q", pair_values)).cast("B").cast("i")  # second word << 32 | posting
+        seconds = [(number << 32) + base for number in numbers]
+        items = array("q", map(add, map(seconds.__getitem__, halves[_HIGH::2].tolist()), halves[_LOW::2].tolist()))
+        _spread(self.pair_postings, numbers, items, array("q", pair_lengths))
+
     def finish(self, lexicon: Any, problems: list[Any], attach: Attach | None) -> tuple[dict[str, Any], dict[str, Any]]:
         """The header (plain data) and sections of the index."""
         words = list(self.words)
@@ -323,29 +320,40 @@ class _Builder:
         }
         return header, sections
 
-    def _pack_postings(self, words: int) -> tuple[bytes, bytes, tables.Spill]:
+    def _pack_postings(self, words: int) -> tuple[list[memoryview], list[memoryview], tables.Spill]:
         """(the sorted pair codes, the start of each feature's postings, all postings): the words'
-        postings in word order, then the pairs', in the order of their codes (`tables.Postings`)."""
+        postings in word order, then the pairs', in the order of their codes (`tables.Postings`).
+        The first two are sections of one piece, a view of the array: no copy at the peak of the
+        build's memory."""
         values = tables.Spill()
         lengths = array("q", map(len, self.word_postings))
         for postings in self.word_postings:
             values.extend(postings)
         self.word_postings = []
         codes = array("q")
-        low, high = (0, 1) if sys.byteorder == "little" else (1, 0)  # the halves of an int64
         for first, items in enumerate(self.pair_postings):  # second << 32 | posting, by first word
             if not items:
                 continue
             ordered = array("q", sorted(items))
             halves = memoryview(ordered).cast("B").cast("i")
-            seconds = halves[high::2]
-            changes = list(compress(count(1), map(ne, seconds[1:], seconds)))  # where a new pair starts
+            seconds = halves[_HIGH::2].tolist()
+            changes = list(compress(count(1), map(ne, islice(seconds, 1, None), seconds)))  # where a new pair starts
             codes.extend(map(add, repeat(first * words), chain([seconds[0]], map(seconds.__getitem__, changes))))
             lengths.extend(map(sub, chain(changes, [len(seconds)]), chain([0], changes)))
-            values.extend(halves[low::2].tobytes())
+            values.extend(halves[_LOW::2].tobytes())
             self.pair_postings[first] = array("q")
         starts = array("q", accumulate(lengths, initial=0))
-        return codes.tobytes(), starts.tobytes(), values
+        return [memoryview(codes).cast("B")], [memoryview(starts).cast("B")], values
+
+
+# The int32 halves of an int64, in memory order.
+_LOW, _HIGH = (0, 1) if sys.byteorder == "little" else (1, 0)
+
+
+def _spread(lists: list[array], numbers: list[int], values: array, lengths: array) -> None:
+    """Append the runs of `values`, of `lengths`, to the lists of `numbers`, one run each."""
+    for number, start, end in zip(numbers, accumulate(lengths, initial=0), accumulate(lengths)):
+        lists[number].extend(values[start:end])
 
 
 def _vocabulary(words: list[str], frequency: dict[str, int], analyzer: Analyzer) -> tuple[bytes, dict[int, tuple[int, int]]]:

@@ -102,7 +102,7 @@ class StringPacker:
         """`add` each of `items`, in a few calls rather than a few per item."""
         self.add_run(*run(items, self._lines))
 
-    def add_run(self, blob: bytes, ends: list[int]) -> None:
+    def add_run(self, blob: bytes, ends: Iterable[int]) -> None:
         """Add the items of a `run` (packed elsewhere: a worker process of an index build)."""
         self._offsets.extend(map(add, ends, repeat(len(self._blob))))
         self._blob.extend(blob)

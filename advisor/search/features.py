@@ -1,0 +1,95 @@
+"""What one topic gives the index: its entries' records, its phrasings, and its features (words
+and pairs of neighbouring words) with their weights, which `advisor.search.build` puts in the
+index's tables.
+"""
+
+from __future__ import annotations
+
+import marshal
+from array import array
+from collections import Counter
+from itertools import accumulate, chain, count, repeat
+from operator import add, itemgetter
+from typing import Any
+
+from advisor.search import tables
+from advisor.search.analysis import Analyzer
+from advisor.search.index import FIELD_WEIGHTS, FOCUS_BONUS, FULL_WEIGHT, MIN_ERROR_WORDS, PHRASE_FIELDS
+
+# One topic, read and analysed, in few objects: its id, its
+# entries' records (one blob and where each ends) and languages, its error lines' signatures,
+# its phrasings (words, words sorted, text, each packed; field and entry number as bytes), its words
+# and their weights, and its pairs of neighbouring words (two word positions) and their weights.
+# A weight is the best field weight plus the focus bonus (capped at FULL_WEIGHT); the builder
+# numbers the words and adds the topic number.
+Run = tuple[bytes, list[int]]  # strings packed by `tables.run`
+Analysed = tuple[str, bytes, list[int], list[str], list[tuple[str, ...]], Run, Run, Run, bytes, bytes, list[str], bytes, bytes, bytes, bytes]
+
+
+def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
+    """The analysis of one topic's entries (all of one id, by language).
+
+    A feature's weight is the best weight of the fields it occurs in: the fields' words are
+    laid over one another lightest first, so that the heaviest stays, in whole-list operations.
+    """
+    texts: list[tuple[int, list[str], list[tuple[str, str]]]] = []  # (field weight, words, pairs), in the order written
+    held: list[set[Any]] = []  # the features of each phrasing
+    phrasings: list[tuple[str, str, str, int, int]] = []
+    signatures: list[tuple[str, ...]] = []
+    records = [marshal.dumps([e.id, e.lang, e.title, e.summary, list(e.related), [list(pair) for pair in e.sources], e.path, e.topic]) for e in entries]
+    for number, entry in enumerate(entries):
+        for line in entry.errors:
+            signature = tuple(analyzer.content(line))
+            if len(signature) >= MIN_ERROR_WORDS and signature not in signatures:
+                signatures.append(signature)
+        fields = [("title", entry.title)] + [("question", q) for q in entry.questions] + [("keyword", k) for k in entry.keywords]
+        fields += [("error", line) for line in entry.errors] + [("heading", heading) for heading in entry.headings]
+        for field, text in [*fields, ("summary", entry.summary), ("body", entry.body)]:
+            words = analyzer.content(text)
+            pairs = list(zip(words, words[1:])) if field != "body" else []
+            texts.append((FIELD_WEIGHTS[field], words, pairs))
+            if field in PHRASE_FIELDS:
+                held.append({*words, *pairs})
+                if words:
+                    phrasings.append((" ".join(words), " ".join(sorted(words)), text, PHRASE_FIELDS.index(field), number))
+    counts = Counter(chain.from_iterable(held))  # feature -> how many of the topic's phrasings hold it
+    weights = _best(texts, 1)
+    pair_weights = _best(texts, 2)
+    phrases = max(len(phrasings), 1)
+    bonus = [round(FOCUS_BONUS * min(held / phrases, 1.0)) for held in range(max(counts.values(), default=0) + 1)]
+
+    def final(table: dict[Any, int]) -> bytes:
+        return bytes(map(add, table.values(), map(bonus.__getitem__, map(counts.get, table, repeat(0))))).translate(_CAPPED)
+
+    position = dict(zip(weights, count()))
+    return (
+        entries[0].id,
+        b"".join(records),
+        list(accumulate(map(len, records))),
+        [entry.lang for entry in entries],
+        signatures,
+        tables.run(list(map(itemgetter(0), phrasings)), lines=True),
+        tables.run(list(map(itemgetter(1), phrasings)), lines=True),
+        tables.run(list(map(itemgetter(2), phrasings))),
+        bytes(map(itemgetter(3), phrasings)),
+        array("i", map(itemgetter(4), phrasings)).tobytes(),
+        list(weights),
+        final(weights),
+        array("i", map(position.__getitem__, map(itemgetter(0), pair_weights))).tobytes(),
+        array("i", map(position.__getitem__, map(itemgetter(1), pair_weights))).tobytes(),
+        final(pair_weights),
+    )
+
+
+# Weights over FULL_WEIGHT brought down to it, by `bytes.translate`.
+_CAPPED = bytes(map(min, range(256), repeat(FULL_WEIGHT)))
+
+
+def _best(texts: list[tuple[int, list[str], list[tuple[str, str]]]], part: int) -> dict[Any, int]:
+    """Each feature (words: `part` 1, pairs: 2) with the best weight of the texts holding it, in
+    the order first written."""
+    order: dict[Any, int] = dict.fromkeys(chain.from_iterable(map(itemgetter(part), texts)), 0)
+    for text in sorted(texts, key=itemgetter(0)):  # lightest first: the heaviest is laid last
+        features: list[Any] = text[part]  # type: ignore[assignment]  # `part` picks a list
+        order.update(zip(features, repeat(text[0])))  # keeps the order of the keys, takes the values
+    return order

@@ -88,3 +88,16 @@ def test_the_architecture_page_is_linked_and_names_real_modules() -> None:
     for module in re.findall(r"`advisor\.([a-z_.]+)\.[a-z_]+\(", page):
         path = REPO / "advisor" / Path(*module.split("."))
         assert path.with_suffix(".py").exists() or (path / "__init__.py").exists(), module
+
+
+def _targets(markdown: str) -> dict[str, tuple[str, str]]:
+    """The benchmark's targets table: target -> (measured, met or MISSED)."""
+    section = markdown[markdown.index("## Targets") :] if "## Targets" in markdown else markdown[markdown.index("| target |") :]
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in section.splitlines() if line.startswith("| ")]
+    return {cells[0]: (cells[1], cells[3]) for cells in rows if cells[0] != "target" and len(cells) >= 4}
+
+
+def test_the_readme_speed_figures_are_the_benchmarks_last_run() -> None:
+    results = _targets((REPO / "benchmarks" / "results.md").read_text(encoding="utf-8"))
+    speed = README[README.index("## Speed") : README.index("## Errors and exit codes")]
+    assert results and _targets(speed) == results

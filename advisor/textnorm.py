@@ -75,6 +75,34 @@ def strip_terminal_escapes(text: str) -> str:
     return _terminal_escapes().sub("", text)
 
 
+def json_dumps(data: object, indent: int | None = None) -> str:
+    """`json.dumps(data, ensure_ascii=False, indent=indent)`, made safe for a terminal (`json_safe`).
+
+    Compact JSON comes straight from the json module's C encoder (`_json`, which `json.dumps`
+    itself uses): importing `json`, its decoder and the regular expressions of three modules,
+    would cost a one-shot `advisor ask --json` about a millisecond. Indented JSON needs the
+    module's Python encoder, as does an interpreter without `_json`.
+    """
+    if indent is None:
+        try:
+            from _json import encode_basestring, make_encoder
+        except ImportError:
+            pass
+        else:
+            if isinstance(data, str):
+                return json_safe(encode_basestring(data))
+            encode = make_encoder({}, _not_serializable, encode_basestring, None, ": ", ", ", False, False, True)
+            return json_safe("".join(encode(data, 0)))
+    import json
+
+    return json_safe(json.dumps(data, ensure_ascii=False, indent=indent))
+
+
+def _not_serializable(value: object) -> object:
+    """What `json.JSONEncoder.default` does: refuse anything but plain data, in its words."""
+    raise TypeError(f"Object of type {value.__class__.__name__} is not JSON serializable")
+
+
 def json_safe(json_text: str) -> str:
     """JSON text with DEL and the C1 controls written as `\\u` escapes.
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from itertools import filterfalse
 
 # đ/Đ have no Unicode decomposition, so stripping combining marks leaves them untouched.
 _EXTRA_FOLDS = str.maketrans({"đ": "d", "Đ": "D", "ð": "d", "ł": "l", "ø": "o", "æ": "ae", "ß": "ss"})
+_EXTRA_FOLD_LETTERS = tuple(map(chr, _EXTRA_FOLDS))
 _TOKEN = re.compile(r"[a-z0-9]+")
 # Letters that only Vietnamese uses among the languages advisor meets.
 _VIETNAMESE_LETTERS = frozenset("ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹàáãèéìíòóõùúýĩũ")
@@ -36,8 +38,11 @@ def fold(text: str) -> str:
     """`normalize` plus diacritics removed (including đ→d): the matching form."""
     if text.isascii():  # most text: nothing to decompose, and casefold is lower (5x faster)
         return " ".join(text.lower().split())
-    decomposed = unicodedata.normalize("NFD", text.casefold().translate(_EXTRA_FOLDS))
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    folded = text.casefold()
+    if any(letter in folded for letter in _EXTRA_FOLD_LETTERS):  # a dict translate costs 50 ns a character
+        folded = folded.translate(_EXTRA_FOLDS)
+    # filterfalse keeps the per-character test in C: an entry's body is thousands of characters.
+    stripped = "".join(filterfalse(unicodedata.combining, unicodedata.normalize("NFD", folded)))
     return " ".join(unicodedata.normalize("NFC", stripped).split())
 
 

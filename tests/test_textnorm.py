@@ -22,6 +22,8 @@ from advisor.textnorm import fold, has_vietnamese_letters, json_dumps, json_safe
         ("  nhiều   khoảng\ttrắng \n", "nhieu khoang trang"),
         ("Kubernetes có đáng không", "kubernetes co dang khong"),
         ("ỨNG DỤNG", "ung dung"),
+        ("Łódź → Ærø STRASSE straße ðé", "lodz → aero strasse strasse de"),
+        ("H100 → MIG", "h100 → mig"),
     ],
 )
 def test_fold_removes_vietnamese_diacritics(text: str, folded: str) -> None:

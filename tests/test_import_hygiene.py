@@ -80,10 +80,12 @@ def test_headless_modules_never_import_textual() -> None:
 
 
 PROBE = """
-import json, sys
+import sys
 from advisor.cli import main
 main(sys.argv[1:])
-print("\\nMODULES=" + json.dumps(sorted(sys.modules)), file=sys.stderr)
+loaded = sorted(sys.modules)
+import json
+print("\\nMODULES=" + json.dumps(loaded), file=sys.stderr)
 """
 # Never on a warm `advisor ask`: the app, YAML and Markdown parsing, slow standard modules, and
 # the code that builds an index.
@@ -109,6 +111,12 @@ def test_ask_never_imports_textual_even_on_a_cold_cache(tmp_path: Path) -> None:
 def test_warm_ask_imports_only_what_it_needs(tmp_path: Path, argv: tuple[str, ...]) -> None:
     _loaded(tmp_path, "ask", "mig")  # builds the cache
     assert _forbidden(_loaded(tmp_path, *argv), (*ASK_FORBIDDEN, "advisor.catalogue")) == []
+
+
+def test_warm_ask_json_writes_json_without_the_json_module(tmp_path: Path) -> None:
+    """Its C encoder is enough for compact output; the module costs a millisecond (`advisor.textnorm.json_dumps`)."""
+    _loaded(tmp_path, "ask", "mig")
+    assert "json" not in _loaded(tmp_path, "ask", "--json", "how do I split an A100 into MIG instances?")
 
 
 def test_a_provider_question_still_needs_no_yaml(tmp_path: Path) -> None:

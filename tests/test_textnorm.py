@@ -1,12 +1,14 @@
 from __future__ import annotations
 
+import json
+import math
 import unicodedata
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from advisor.textnorm import fold, has_vietnamese_letters, normalize, strip_terminal_escapes, tokens
+from advisor.textnorm import fold, has_vietnamese_letters, json_dumps, json_safe, normalize, strip_terminal_escapes, tokens
 
 
 @pytest.mark.parametrize(
@@ -20,6 +22,8 @@ from advisor.textnorm import fold, has_vietnamese_letters, normalize, strip_term
         ("  nhiều   khoảng\ttrắng \n", "nhieu khoang trang"),
         ("Kubernetes có đáng không", "kubernetes co dang khong"),
         ("ỨNG DỤNG", "ung dung"),
+        ("Łódź → Ærø STRASSE straße ðé", "lodz → aero strasse strasse de"),
+        ("H100 → MIG", "h100 → mig"),
     ],
 )
 def test_fold_removes_vietnamese_diacritics(text: str, folded: str) -> None:
@@ -60,3 +64,23 @@ def test_stripped_text_has_no_escape_or_control(text: str) -> None:
     cleaned = strip_terminal_escapes(text)
     assert "\x1b" not in cleaned and "\x9b" not in cleaned
     assert all(ch in "\t\n" or not (ord(ch) < 32 or 0x7F <= ord(ch) <= 0x9F) for ch in cleaned)
+
+
+_PLAIN_DATA = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(_PLAIN_DATA)
+def test_json_dumps_writes_what_json_dumps_writes(data: object) -> None:
+    """Compact output comes from the C encoder without the json module: byte for byte the same."""
+    assert json_dumps(data) == json_safe(json.dumps(data, ensure_ascii=False))
+    assert json_dumps(data, indent=2) == json_safe(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def test_json_dumps_escapes_c1_controls_and_refuses_what_is_not_data() -> None:
+    assert json_dumps({"x": "a\x9b2Jé", "n": [math.inf, 1.5]}) == '{"x": "a\\u009b2Jé", "n": [Infinity, 1.5]}'
+    with pytest.raises(TypeError, match="Object of type set is not JSON serializable"):
+        json_dumps({"x": {1}})

@@ -53,13 +53,11 @@ def _dumps(data: Any) -> str:
 
     Indenting makes the json module fall back from its C encoder to Python code, which a script
     calling `advisor ask --json` in a loop would pay on every answer. C1 controls are escaped
-    (`json_safe`): the JSON may well be read on a terminal.
+    (`json_dumps`): the JSON may well be read on a terminal.
     """
-    import json  # not for text answers
+    from advisor.textnorm import json_dumps
 
-    from advisor.textnorm import json_safe
-
-    return json_safe(json.dumps(data, ensure_ascii=False, indent=2 if sys.stdout.isatty() else None))
+    return json_dumps(data, indent=2 if sys.stdout.isatty() else None)
 
 
 def _index(args: argparse.Namespace) -> SearchIndex:
@@ -118,11 +116,9 @@ def _read_paste() -> str:
 
 
 def _run_batch(args: argparse.Namespace) -> int:
-    import json
-
     from advisor.files import read_stream
     from advisor.reply import answer, reply_record
-    from advisor.textnorm import json_safe, shown
+    from advisor.textnorm import json_dumps, shown
 
     name = "<stdin>" if args.batch == "-" else args.batch
     try:  # a file, a pipe or `<(...)` alike; capped, so `--batch /dev/zero` cannot fill memory
@@ -145,7 +141,7 @@ def _run_batch(args: argparse.Namespace) -> int:
     top = args.top or 3
     for text in lines:  # one record per line, a blank one too (unanswered), so output lines up with input
         record = reply_record(index, answer(index, text.strip(), args.lang, limit=top), top, explain=args.explain)
-        sys.stdout.write(json_safe(json.dumps(record, ensure_ascii=False)) + "\n")
+        sys.stdout.write(json_dumps(record) + "\n")
     return 0
 
 

@@ -91,12 +91,13 @@ def json_dumps(data: object, indent: int | None = None) -> str:
     if indent is None:
         try:
             from _json import encode_basestring, make_encoder
-        except ImportError:
+
+            encode = make_encoder({}, _not_serializable, encode_basestring, None, ": ", ", ", False, False, True)
+        except (ImportError, TypeError):  # no C encoder, or one that takes other arguments
             pass
         else:
             if isinstance(data, str):
                 return json_safe(encode_basestring(data))
-            encode = make_encoder({}, _not_serializable, encode_basestring, None, ": ", ", ", False, False, True)
             return json_safe("".join(encode(data, 0)))
     import json
 

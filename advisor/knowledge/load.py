@@ -186,20 +186,28 @@ def entry_files(root: Path) -> list[Path]:
     return files
 
 
+def _read_reporting(path: Path, display: str, problems: list[Problem]) -> str | None:
+    """The text of `path`, or None with its problem (the line of a bad byte, else line 1) added."""
+    try:
+        return read_text(path)
+    except LineError as error:
+        problems.append(Problem(display, error.line, str(error)))
+    except ValueError as error:
+        problems.append(Problem(display, 1, str(error)))
+    return None
+
+
 def read_lexicon(root: Path, problems: list[Problem]) -> tuple[yamlsafe.YamlDoc, str] | None:
     """The parsed `lexicon.yaml` of `root` and its display path; None when absent or unreadable."""
     path = root / LEXICON_FILE
     if not path.exists():
         return None
     display = display_path(path, root)
+    text = _read_reporting(path, display, problems)
+    if text is None:
+        return None
     try:
-        doc = yamlsafe.load(read_text(path))
-    except LineError as error:
-        problems.append(Problem(display, error.line, str(error)))
-        return None
-    except ValueError as error:
-        problems.append(Problem(display, 1, str(error)))
-        return None
+        doc = yamlsafe.load(text)
     except yamlsafe.YamlError as error:
         problems.append(Problem(display, error.line, error.message))
         return None
@@ -276,13 +284,8 @@ def _read_entry(path: Path, root: Path, seen: dict[tuple[str, str], str], proble
     """The entry in `path`, unless it is broken or a second definition of an (id, language) in
     `seen` (the first one read stays); its problems go to `problems`."""
     display = display_path(path, root)
-    try:
-        text = read_text(path)
-    except LineError as error:
-        problems.append(Problem(display, error.line, str(error)))
-        return None
-    except ValueError as error:
-        problems.append(Problem(display, 1, str(error)))
+    text = _read_reporting(path, display, problems)
+    if text is None:
         return None
     entry, found = parse_entry(path, text, display)
     problems.extend(found)

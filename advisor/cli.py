@@ -84,7 +84,6 @@ def help_language(argv: Sequence[str]) -> str:
         given = word.removeprefix("--lang=") if word.startswith("--lang=") else argv[number + 1] if word == "--lang" and number + 1 < len(argv) else None
         if given in LANGUAGES:
             return given
-
     return default_language()
 
 
@@ -166,24 +165,13 @@ def mistyped_command(argv: Sequence[str]) -> str | None:
         return None
     if len(argv) > 1 and not argv[1].startswith("-"):
         return None
+    from rapidfuzz.distance import OSA  # edit distance with a swap of neighbours as one edit
+
     word = argv[0].lower()
     for command in COMMANDS:
-        if _distance(word, command) <= (1 if len(command) <= 5 else 2):
+        if OSA.distance(word, command) <= (1 if len(command) <= 5 else 2):
             return command
     return None
-
-
-def _distance(a: str, b: str) -> int:
-    """Edit distance counting a swap of neighbouring letters as one edit."""
-    rows = [list(range(len(b) + 1))]
-    for i, x in enumerate(a, start=1):
-        row = [i] + [0] * len(b)
-        for j, y in enumerate(b, start=1):
-            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (x != y))
-            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
-                row[j] = min(row[j], rows[-2][j - 2] + 1)
-        rows.append(row)
-    return rows[-1][-1]
 
 
 class _ClosedStream(io.TextIOBase):

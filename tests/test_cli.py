@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.cli import main
+from advisor.cli import main, mistyped_command
 from tests.conftest import run_advisor, write_entry
 
 
@@ -317,3 +317,19 @@ def test_the_collector_stays_off_for_one_answer_and_runs_for_long_commands(tmp_p
             gc.enable()
     capsys.readouterr()
     assert seen == [False, True]
+
+
+@pytest.mark.parametrize(
+    ("argv", "meant"),
+    [
+        (["recomend"], "recommend"),  # a letter missing
+        (["chekc"], "check"),  # two letters swapped: one edit
+        (["lsit", "--json"], "list"),
+        (["providres"], "providers"),
+        (["chek", "my", "driver"], None),  # more words: a question
+        (["mig"], None),  # too far from every command: a question
+        (["ask"], None),
+    ],
+)
+def test_a_mistyped_command_is_named(argv: list[str], meant: str | None) -> None:
+    assert mistyped_command(argv) == meant

@@ -151,25 +151,7 @@ class Styler:
 
         def flush() -> None:
             nonlocal first, hanging
-            segments: list[list[str]] = [[]]  # the block's lines, split at Markdown hard breaks
-            for part in block:
-                segments[-1].append(part.strip())
-                if part.endswith("  "):  # two trailing spaces end a line
-                    segments.append([])
-            for index, joined in enumerate(" ".join(segment) for segment in segments if segment):
-                emphasised = _EMPHASIS.fullmatch(joined)  # a whole line in _..._ stays styled when wrapped
-                if emphasised is not None:
-                    joined = emphasised.group(1)
-                if self.width is not None:
-                    joined = _keep_whole(joined, self.width)
-                start = first if index == 0 else hanging or first
-                open_code = False  # a long code span split across lines is closed and reopened
-                for number, piece in enumerate(self.wrap(joined, start, hanging)):
-                    lead = start if number == 0 else hanging or start
-                    body = ("`" if open_code else "") + piece[len(lead) :]
-                    open_code = body.count("`") % 2 == 1
-                    body = body.replace("\u00a0", " ") + ("`" if open_code else "")
-                    out.append(self._inline(lead + (f"_{body}_" if emphasised else body)))
+            out.extend(self._block(block, first, hanging))
             block.clear()
             first = hanging = ""
 
@@ -202,6 +184,37 @@ class Styler:
                 block.append(line)  # a paragraph line, or the continuation of a list item
         flush()
         return "\n".join(out)
+
+    def _block(self, block: list[str], first: str, hanging: str) -> list[str]:
+        """A paragraph or list item: its lines joined, except at Markdown hard breaks (two
+        trailing spaces), each run wrapped under `first` (then `hanging`) and styled."""
+        segments: list[list[str]] = [[]]
+        for part in block:
+            segments[-1].append(part.strip())
+            if part.endswith("  "):
+                segments.append([])
+        out: list[str] = []
+        for index, joined in enumerate(" ".join(segment) for segment in segments if segment):
+            out.extend(self._wrapped(joined, first if index == 0 else hanging or first, hanging))
+        return out
+
+    def _wrapped(self, joined: str, first: str, hanging: str) -> list[str]:
+        """One line of Markdown wrapped and styled; a code span split across lines is closed and
+        reopened, and a line wholly in _..._ is emphasised on every line it wraps to."""
+        emphasised = _EMPHASIS.fullmatch(joined)
+        if emphasised is not None:
+            joined = emphasised.group(1)
+        if self.width is not None:
+            joined = _keep_whole(joined, self.width)
+        out: list[str] = []
+        open_code = False
+        for number, piece in enumerate(self.wrap(joined, first, hanging)):
+            lead = first if number == 0 else hanging or first
+            body = ("`" if open_code else "") + piece[len(lead) :]
+            open_code = body.count("`") % 2 == 1
+            body = body.replace("\u00a0", " ") + ("`" if open_code else "")
+            out.append(self._inline(lead + (f"_{body}_" if emphasised else body)))
+        return out
 
     def _inline(self, line: str) -> str:
         if not self.color:

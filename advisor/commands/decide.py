@@ -6,14 +6,13 @@ rendering exports happen in `advisor.decision` and `advisor.export`, which the a
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
 from advisor.commands.common import LANGS, add_kb_option, add_lang_option, checked_text, kb_root
 from advisor.i18n import t
 from advisor.problems import UsageError
-from advisor.textnorm import json_safe, shown, strip_terminal_escapes
+from advisor.textnorm import json_dumps, shown, strip_terminal_escapes
 
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
@@ -189,7 +188,7 @@ def _list_questions(tree: Tree, lang: str, as_json: bool) -> int:
             }
             for q in tree.questions
         ]
-        print(json_safe(json.dumps(rows, ensure_ascii=False, indent=2)))
+        print(json_dumps(rows, indent=2))
         return 0
     values_word, default_word = t("rec_allowed_values", lang), t("rec_default", lang)
     blocks = []

@@ -6,7 +6,6 @@ knowledge folder has no catalogue), 2 for a usage error such as an unknown need.
 
 from __future__ import annotations
 
-import json
 import sys
 
 from advisor.commands.common import LANGS, add_kb_option, add_lang_option, kb_root, report_problems
@@ -64,9 +63,9 @@ def run(args: argparse.Namespace) -> int:
     shown = found if args.all else [m for m in found if m.status != "fails"]
     hidden = len(found) - len(shown)
     if args.json:
-        from advisor.textnorm import json_safe
+        from advisor.textnorm import json_dumps
 
-        print(json_safe(json.dumps(providers_json(catalogue, needs, shown, hidden, lang), ensure_ascii=False, indent=2)))
+        print(json_dumps(providers_json(catalogue, needs, shown, hidden, lang), indent=2))
     else:
         print(_text(catalogue, needs, shown, hidden, lang, root))
     return 0 if any(m.status != "fails" for m in shown) else 1

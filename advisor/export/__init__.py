@@ -7,13 +7,12 @@ knowledge titles and the providers that fit, rendered by the format's renderer.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from advisor.export.view import RecommendationView, build_view
-from advisor.textnorm import json_safe
+from advisor.textnorm import json_dumps
 
 if TYPE_CHECKING:
     from advisor.catalogue.match import Fit
@@ -32,7 +31,7 @@ class Format(NamedTuple):
 
 
 def _render_json(view: RecommendationView) -> str:
-    return json_safe(json.dumps(view.record(), ensure_ascii=False, indent=2)) + "\n"
+    return json_dumps(view.record(), indent=2) + "\n"
 
 
 # The other renderers are imported when used: markdown-it and the HTML page are not needed for JSON.

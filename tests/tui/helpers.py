@@ -5,6 +5,8 @@ from __future__ import annotations
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from advisor.tui.screens.wizard_screen import WizardScreen
+
 
 async def ask(pilot: Pilot, question: str) -> None:
     """Put `question` in the chat input (without typing it) and press Enter."""
@@ -47,3 +49,11 @@ async def walk(pilot: Pilot, answers: dict[str, str]) -> None:
         if not isinstance(screen, WizardScreen) or screen.question is None:
             return
         await choose(pilot, answers[screen.question.key])
+
+
+async def start_wizard(pilot: Pilot) -> WizardScreen:
+    """Open the wizard with its key and return its screen."""
+    await pilot.press("ctrl+g")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, WizardScreen)
+    return pilot.app.screen

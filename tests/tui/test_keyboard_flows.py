@@ -22,7 +22,7 @@ from advisor.tui.widgets.answer_card import AnswerCard
 from advisor.tui.widgets.format_choice import FormatChoice
 from advisor.tui.widgets.no_answer_card import NoAnswerCard
 
-from .helpers import ask
+from .helpers import ask, start_wizard
 
 NOTEBOOK = {"workload": "notebook", "growth": "no", "drivers": "preinstalled", "idle": "yes"}
 
@@ -84,10 +84,7 @@ async def test_escape_on_a_resumed_summary_goes_to_the_chat_and_ctrl_g_comes_bac
 async def test_ctrl_t_leaves_the_wizard_for_the_chat_keeping_the_answers(kb_index: SearchIndex) -> None:
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("ctrl+g")
-        await pilot.pause()
-        wizard = app.screen
-        assert isinstance(wizard, WizardScreen)
+        wizard = await start_wizard(pilot)
         await pilot.press("1", "1")  # two answers
         assert _footer_actions(app)["app.ask"] == "ctrl+t"
         await pilot.press("ctrl+t")
@@ -206,10 +203,7 @@ async def test_after_changing_the_first_answer_the_progress_counts_the_new_path(
 
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("ctrl+g")
-        await pilot.pause()
-        wizard = app.screen
-        assert isinstance(wizard, WizardScreen)
+        wizard = await start_wizard(pilot)
         for value in ("inference", "yes", "hard", "yes"):
             await choose(pilot, value)
         await pilot.press("a", "enter")  # change the first answer

@@ -22,7 +22,7 @@ from advisor.tui.screens.summary_screen import SummaryScreen
 from advisor.tui.screens.wizard_screen import WizardScreen
 from advisor.tui.session_store import SESSION_FILE
 
-from .helpers import choose, walk
+from .helpers import choose, start_wizard, walk
 
 PERSONAS = {
     # A solo researcher trying things in Jupyter on one card.
@@ -43,13 +43,6 @@ PERSONAS = {
 @pytest.fixture(scope="module")
 def tree():  # type: ignore[no-untyped-def]
     return load_tree(bundled_tree_path())
-
-
-async def start_wizard(pilot) -> WizardScreen:  # type: ignore[no-untyped-def]
-    await pilot.press("ctrl+g")
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, WizardScreen)
-    return pilot.app.screen
 
 
 @pytest.mark.parametrize("persona", sorted(PERSONAS))

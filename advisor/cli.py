@@ -38,6 +38,9 @@ COMMANDS: dict[str, str] = {
 }
 
 
+# Options of `advisor tui` that `advisor` alone (the app) also takes.
+APP_OPTIONS = ("--lang", "--kb")
+
 # Commands that keep running (and collecting garbage) rather than answer once.
 LONG_RUNNING = ("guide", "tui")
 
@@ -238,6 +241,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if _looks_like_question(argv):  # `advisor "mig la gi"` is a question
         argv = ["ask", *argv]
+    elif argv and argv[0].partition("=")[0] in APP_OPTIONS:  # `advisor --lang vi` opens the app in Vietnamese
+        argv = ["tui", *argv]
     args: argparse.Namespace | SimpleNamespace | None = quick_args(argv)
     if args is None:
         parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None, help_language(argv))

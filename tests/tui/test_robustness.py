@@ -122,9 +122,11 @@ async def test_entry_titles_and_folder_names_reach_the_screen_without_escapes(tm
         assert app.screen.sub_title == "Zebra click" and not any(ch in app.screen.sub_title for ch in "\x1b\x07")
 
 
-def test_the_app_without_a_terminal_refuses_in_one_line() -> None:
-    """F13: `advisor tui </dev/null >file` drew into the void and spun at 100% CPU for ever."""
-    run = subprocess.run([sys.executable, "-m", "advisor", "tui"], stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+@pytest.mark.parametrize("argv", [["tui"], ["--lang", "en"], ["--kb=knowledge", "--lang", "en"]])
+def test_the_app_without_a_terminal_refuses_in_one_line(argv: list[str]) -> None:
+    """F13: `advisor tui </dev/null >file` drew into the void and spun at 100% CPU for ever.
+    `advisor --lang en` is the app too, as `advisor` alone is."""
+    run = subprocess.run([sys.executable, "-m", "advisor", *argv], stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
     assert run.returncode == 2
     assert run.stderr.decode().startswith("advisor: error: the app needs a terminal") and run.stderr.count(b"\n") == 1
     assert run.stdout == b""

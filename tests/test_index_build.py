@@ -49,3 +49,41 @@ def test_workers_build_the_same_index_as_one_process(mixed_kb: Path, monkeypatch
     monkeypatch.setattr(building, "_workers", lambda files: 3)
     monkeypatch.setattr(building, "_context", lambda: multiprocessing.get_context(start))
     assert _built(mixed_kb) == alone
+
+
+def test_each_feature_lists_the_topics_holding_it_in_order_with_their_weights(mixed_kb: Path) -> None:
+    """The postings, sorted into place from flat arrays, against a plain reading: every word
+    and pair of each topic's analysis, under the topic's number, in topic order."""
+    from array import array
+
+    from advisor.knowledge.load import entry_groups, load_lexicon, read_topic
+    from advisor.search.analysis import Analyzer
+    from advisor.search.features import analyse
+    from advisor.search.index import WEIGHT_BITS, SearchIndex
+
+    lexicon = load_lexicon(mixed_kb, [])
+    analyzer = Analyzer.build(lexicon.stopwords, lexicon.synonyms or {})
+    expected: dict[str, list[int]] = {}
+    topics: list[str] = []
+    for group in entry_groups(mixed_kb)[1]:
+        entries = read_topic(group, mixed_kb, [])
+        if not entries:
+            continue
+        topic_id, *_, words, weights, firsts, seconds, pair_weights = analyse(entries, analyzer)
+        base = len(topics) << WEIGHT_BITS
+        topics.append(topic_id)
+        for word, weight in zip(words, weights):
+            expected.setdefault(word, []).append(base | weight)
+        for first, second, weight in zip(array("i", firsts), array("i", seconds), pair_weights):
+            expected.setdefault(f"{words[first]}_{words[second]}", []).append(base | weight)
+    index = SearchIndex(*storage.unpack(b"".join(storage.pack_parts(*building.build(mixed_kb, None)))))
+    assert index.topics == topics
+    assert len(index.postings) == len(expected)
+    assert {feature: index.postings[feature].tolist() for feature in expected} == expected
+
+
+def test_an_empty_folder_builds_an_index_without_features(tmp_path: Path) -> None:
+    (tmp_path / "en").mkdir()
+    header, sections = building.build(tmp_path, None)
+    index_sections = storage.unpack(b"".join(storage.pack_parts(header, sections)))[1]
+    assert bytes(index_sections["postings"]) == b"" and bytes(index_sections["pairs"]) == b""

@@ -2,12 +2,18 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import unicodedata
+from functools import cache
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from advisor.knowledge.load import load_lexicon
+from advisor.paths import bundled_knowledge_dir
+from advisor.search.analysis import Analyzer
 from advisor.textnorm import fold, has_vietnamese_letters, json_dumps, json_safe, normalize, strip_terminal_escapes, tokens
 
 
@@ -84,3 +90,26 @@ def test_json_dumps_escapes_c1_controls_and_refuses_what_is_not_data() -> None:
     assert json_dumps({"x": "a\x9b2Jé", "n": [math.inf, 1.5]}) == '{"x": "a\\u009b2Jé", "n": [Infinity, 1.5]}'
     with pytest.raises(TypeError, match="Object of type set is not JSON serializable"):
         json_dumps({"x": {1}})
+
+
+_FIELD_TEXT = st.text(alphabet=st.sampled_from(list("ab gpu mig time slicing node 0912'’-_./\x00\tĐđÀáạ\u0301ß😀İ")), max_size=60)
+
+
+@given(st.lists(_FIELD_TEXT | st.text(max_size=40), max_size=6))
+def test_a_topic_tokenised_in_one_pass_gives_each_field_its_own_words(texts: list[str]) -> None:
+    """`content_all` (indexing) splits one pass over many fields back into each field's words, as
+    `content` (queries) would give them one by one: synonym phrases never span two fields."""
+    analyzer = _bundled_analyzer()
+    assert analyzer.content_all(texts) == [analyzer.content(text) for text in texts]
+
+
+@given(st.text(max_size=200))
+def test_words_are_the_alphanumeric_runs_of_the_folded_text(text: str) -> None:
+    expected = re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z0-9])['’](?=[a-z])", "", fold(text)))
+    assert Analyzer.build(frozenset(), {}).words(text) == expected
+
+
+@cache
+def _bundled_analyzer() -> Analyzer:
+    lexicon = load_lexicon(Path(bundled_knowledge_dir()), [])
+    return Analyzer.build(lexicon.stopwords, lexicon.synonyms or {})

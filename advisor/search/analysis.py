@@ -7,12 +7,20 @@ stop word in `lexicon.yaml` changes both sides at once.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cached_property
 from itertools import compress, count
 
 from advisor.textnorm import fold
 
 _TOKEN = re.compile(r"[a-z0-9]+")
+# Tokens are runs of [a-z0-9] in folded text: every other byte of its UTF-8 made a space, then
+# split (four times as fast as the regular expression, over a hundred thousand entries' bodies).
+_SEPARATE = bytes(byte if 48 <= byte <= 57 or 97 <= byte <= 122 else 32 for byte in range(256))
+# Between the texts of `Analyzer.content_all`: survives folding, is a token of its own that no
+# synonym phrase holds, and is kept by `_SEPARATE_KEEPING_BREAKS`.
+_BREAK = " \x00 "
+_SEPARATE_KEEPING_BREAKS = b"\x00" + _SEPARATE[1:]
 _PLAIN_TOKENS = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 # An apostrophe inside a word joins it ("don't" -> "dont", a stop word), rather than leaving "t".
 _APOSTROPHE = re.compile(r"(?<=[a-z0-9])['’](?=[a-z])")
@@ -39,12 +47,12 @@ class Analyzer:
                     canonical.setdefault(phrase, target)
         return cls(frozenset(stopwords), {k: tuple(v) for k, v in synonyms.items()}, canonical)
 
-    def words(self, text: str) -> list[str]:
+    def words(self, text: str, separate: bytes = _SEPARATE) -> list[str]:
         """All tokens after folding and synonym replacement (stop words kept)."""
         folded = fold(text)
         if "'" in folded or "’" in folded:
             folded = _APOSTROPHE.sub("", folded)
-        tokens = _TOKEN.findall(folded)
+        tokens = folded.encode("utf-8", "surrogatepass").translate(separate).decode("ascii").split()
         if self._by_first_word.keys().isdisjoint(tokens):  # no synonym phrase can start here
             return tokens
         return self._replace(tokens)
@@ -109,11 +117,41 @@ class Analyzer:
     def content(self, text: str) -> list[str]:
         """Tokens that carry meaning: `words` without stop words and bare numbers (counts, versions
         and ids say nothing of the topic), except numbers the lexicon gives a meaning ("1")."""
-        stopwords, synonyms = self.stopwords, self.synonyms  # `is_noise`, inlined: indexing calls this millions of times
-        return [word for word in self.words(text) if word not in stopwords and (word in synonyms or not word.isdigit())]
+        return self._meaningful(self.words(text))
+
+    def _meaningful(self, words: list[str]) -> list[str]:
+        keep = self._keep  # a lookup per word, in C: indexing filters millions of words
+        return list(compress(words, map(keep.__getitem__, words)))
+
+    @cached_property
+    def _keep(self) -> dict[str, bool]:
+        """Word -> whether it carries meaning (not `is_noise`), filled as words are met."""
+        return _Memo(lambda word: not self.is_noise(word))
+
+    def content_all(self, texts: list[str]) -> list[list[str]]:
+        """`content` of each of `texts`, in one pass over all of them: indexing a topic tokenises
+        a few dozen short fields, and a call each would cost more than the tokenising."""
+        if not texts:
+            return []
+        joined = _BREAK.join(text.replace("\x00", " ") for text in texts)
+        words = self._meaningful(self.words(joined, _SEPARATE_KEEPING_BREAKS))
+        breaks = list(compress(count(), map("\x00".__eq__, words)))
+        return [words[start + 1 : end] for start, end in zip([-1, *breaks], [*breaks, len(words)])]
 
     def is_noise(self, word: str) -> bool:
         return word in self.stopwords or (word.isdigit() and word not in self.synonyms)
+
+
+class _Memo(dict[str, bool]):
+    """A dict that computes a missing value once; lookups of known keys stay in C."""
+
+    def __init__(self, compute: Callable[[str], bool]) -> None:
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, key: str) -> bool:
+        value = self[key] = self._compute(key)
+        return value
 
 
 def bigrams(words: list[str]) -> list[str]:

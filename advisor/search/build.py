@@ -7,8 +7,8 @@ keywords are also kept whole as phrases for fuzzy matching.
 A folder of 100,000 entries makes a million phrases and three million features, so nothing is
 held per entry or per feature that need not be: entries are read one topic at a time
 (`advisor.knowledge.load.topics`) and dropped once indexed; phrases, records and postings go to
-temporary files; a word's postings grow in one array per word, and a pair is two word numbers,
-gathered in flat arrays and sorted into place at the end, never a string in a dict. The
+temporary files; postings gather topic by topic in flat arrays, sorted into place at the end
+(`advisor.search.postings`), and a pair is two word numbers, never a string in a dict. The
 per-topic arithmetic runs through `map` over whole dicts rather than a Python loop per posting.
 A large folder is built in parts by worker processes, then joined (`_fill`).
 """
@@ -18,18 +18,18 @@ from __future__ import annotations
 import gc
 import marshal
 import os
-import sys
 from array import array
 from collections import deque
 from collections.abc import Callable
-from itertools import accumulate, chain, compress, count, filterfalse, islice, repeat
-from operator import add, lshift, ne, or_, sub
+from itertools import count, filterfalse, islice, repeat
+from operator import add
 from typing import Any
 
 from advisor.search import tables
 from advisor.search.analysis import Analyzer
 from advisor.search.features import Analysed, analyse
-from advisor.search.index import INDEX_VERSION, WEIGHT_BITS
+from advisor.search.index import INDEX_VERSION
+from advisor.search.postings import Postings
 
 # Extra plain data to store beside the index: given the analyzer and a word's topic count.
 Attach = Callable[[Analyzer, Callable[[str], int]], dict[str, Any]]
@@ -190,8 +190,7 @@ class _Builder:
         self.phrase_field = bytearray()
         self.phrase_entry = array("i")
         self.words: dict[str, int] = {}  # word -> number, in the order first seen
-        self.word_postings: list[array] = []
-        self.pair_postings: list[array] = []  # by first word
+        self.postings = Postings()
         self.error_lines: dict[tuple[str, ...], list[int]] = {}
 
     def absorb(self, analysed: Analysed) -> None:
@@ -212,21 +211,9 @@ class _Builder:
         self.phrase_entry.extend(map(add, array("i", entries), repeat(first_entry)))
         self.topic_phrase_start.append(len(self.phrases))
         self.topic_entry_start.append(len(self.entry_lang))
-        # The postings: topic << WEIGHT_BITS | weight, for each word, in the order first seen;
-        # a pair's go to its first word's list beside the second word's number, to be sorted.
         numbering = self.words
-        new = list(filterfalse(numbering.__contains__, words))
-        if new:
-            numbering.update(zip(new, range(len(numbering), len(numbering) + len(new))))
-            self.word_postings.extend(array("i") for _ in new)
-            self.pair_postings.extend(array("q") for _ in new)
-        numbers = list(map(numbering.__getitem__, words))
-        base = topic << WEIGHT_BITS
-        append = array.append  # through map and a zero-length deque: no Python step per posting
-        deque(map(append, map(self.word_postings.__getitem__, numbers), map(or_, repeat(base), weights)), maxlen=0)
-        seconds_shifted = map(lshift, map(numbers.__getitem__, array("i", seconds)), repeat(32))
-        items = map(or_, seconds_shifted, map(or_, repeat(base), pair_weights))
-        deque(map(append, map(self.pair_postings.__getitem__, map(numbers.__getitem__, array("i", firsts))), items), maxlen=0)
+        numbering.update(zip(filterfalse(numbering.__contains__, words), count(len(numbering))))
+        self.postings.add_topic(list(map(numbering.__getitem__, words)), weights, firsts, seconds, pair_weights)
 
     def export(self) -> tuple[Any, ...]:
         """The tables as plain data (marshal), for `join` in another process."""
@@ -245,16 +232,13 @@ class _Builder:
             self.phrase_entry.tobytes(),
             self.error_lines,
             list(self.words),
-            b"".join(map(array.tobytes, self.word_postings)),
-            array("q", map(len, self.word_postings)).tobytes(),
-            b"".join(map(array.tobytes, self.pair_postings)),
-            array("q", map(len, self.pair_postings)).tobytes(),
+            self.postings.export(),
         )
 
     def join(self, part: tuple[Any, ...]) -> None:
         """Add the tables of the topics that follow these, `export`ed by another builder: the
         same tables as absorbing those topics here, in whole-array operations."""
-        topics, records, record_offsets, langs, entry_lang, entry_starts, phrase_starts, packed, fields, entries, errors, words, word_values, word_lengths, pair_values, pair_lengths = part
+        topics, records, record_offsets, langs, entry_lang, entry_starts, phrase_starts, packed, fields, entries, errors, words, postings = part
         topic, first_entry = len(self.topics), len(self.entry_lang)
         self.topics += topics
         self.record_offsets.extend(map(add, array("q", record_offsets)[1:], repeat(len(self.records))))
@@ -270,22 +254,14 @@ class _Builder:
         for signature, found in errors.items():
             self.error_lines.setdefault(signature, []).extend(map(add, found, repeat(topic)))
         numbering = self.words  # the part's words, numbered as absorbing its topics would
-        new = list(filterfalse(numbering.__contains__, words))
-        numbering.update(zip(new, count(len(numbering))))
-        self.word_postings.extend(array("i") for _ in new)
-        self.pair_postings.extend(array("q") for _ in new)
-        numbers = list(map(numbering.__getitem__, words))
-        base = topic << WEIGHT_BITS
-        _spread(self.word_postings, numbers, array("i", map(add, array("i", word_values), repeat(base))), array("q", word_lengths))
-        halves = memoryview(array("q", pair_values)).cast("B").cast("i")  # second word << 32 | posting
-        seconds = [(number << 32) + base for number in numbers]
-        items = array("q", map(add, map(seconds.__getitem__, halves[_HIGH::2].tolist()), halves[_LOW::2].tolist()))
-        _spread(self.pair_postings, numbers, items, array("q", pair_lengths))
+        numbering.update(zip(filterfalse(numbering.__contains__, words), count(len(numbering))))
+        self.postings.add_part(postings, list(map(numbering.__getitem__, words)))
 
     def finish(self, lexicon: Any, problems: list[Any], attach: Attach | None) -> tuple[dict[str, Any], dict[str, Any]]:
         """The header (plain data) and sections of the index."""
         words = list(self.words)
-        frequency = dict(zip(words, map(len, self.word_postings)))
+        word_lengths = self.postings.word_counts(len(words))
+        frequency = dict(zip(words, word_lengths.tolist()))
         extra = attach(self.analyzer, lambda word: frequency.get(word, 0)) if attach else {}
         vocabulary_text, vocabulary = _vocabulary(words, frequency, self.analyzer)
         langs = sorted(self.langs)
@@ -301,7 +277,7 @@ class _Builder:
         sections["phrase_entry"] = self.phrase_entry.tobytes()
         sections["topic_phrase_start"] = self.topic_phrase_start.tobytes()
         sections["features"], sections["feature_offsets"], sections["feature_table"] = tables.pack_table(words)
-        sections["pairs"], sections["posting_starts"], sections["postings"] = self._pack_postings(len(words))
+        sections["pairs"], sections["posting_starts"], sections["postings"] = self.postings.pack(word_lengths)
         sections["vocabulary"] = vocabulary_text
         sections["attached"] = marshal.dumps({key: value for key, value in extra.items() if key != "problems" and not key.endswith("_triggers")})
         header = {
@@ -319,41 +295,6 @@ class _Builder:
             **{key: value for key, value in extra.items() if key.endswith("_triggers")},
         }
         return header, sections
-
-    def _pack_postings(self, words: int) -> tuple[list[memoryview], list[memoryview], tables.Spill]:
-        """(the sorted pair codes, the start of each feature's postings, all postings): the words'
-        postings in word order, then the pairs', in the order of their codes (`tables.Postings`).
-        The first two are sections of one piece, a view of the array: no copy at the peak of the
-        build's memory."""
-        values = tables.Spill()
-        lengths = array("q", map(len, self.word_postings))
-        for postings in self.word_postings:
-            values.extend(postings)
-        self.word_postings = []
-        codes = array("q")
-        for first, items in enumerate(self.pair_postings):  # second << 32 | posting, by first word
-            if not items:
-                continue
-            ordered = array("q", sorted(items))
-            halves = memoryview(ordered).cast("B").cast("i")
-            seconds = halves[_HIGH::2].tolist()
-            changes = list(compress(count(1), map(ne, islice(seconds, 1, None), seconds)))  # where a new pair starts
-            codes.extend(map(add, repeat(first * words), chain([seconds[0]], map(seconds.__getitem__, changes))))
-            lengths.extend(map(sub, chain(changes, [len(seconds)]), chain([0], changes)))
-            values.extend(halves[_LOW::2].tobytes())
-            self.pair_postings[first] = array("q")
-        starts = array("q", accumulate(lengths, initial=0))
-        return [memoryview(codes).cast("B")], [memoryview(starts).cast("B")], values
-
-
-# The int32 halves of an int64, in memory order.
-_LOW, _HIGH = (0, 1) if sys.byteorder == "little" else (1, 0)
-
-
-def _spread(lists: list[array], numbers: list[int], values: array, lengths: array) -> None:
-    """Append the runs of `values`, of `lengths`, to the lists of `numbers`, one run each."""
-    for number, start, end in zip(numbers, accumulate(lengths, initial=0), accumulate(lengths)):
-        lists[number].extend(values[start:end])
 
 
 def _vocabulary(words: list[str], frequency: dict[str, int], analyzer: Analyzer) -> tuple[bytes, dict[int, tuple[int, int]]]:

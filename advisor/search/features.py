@@ -37,21 +37,20 @@ def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
     phrasings: list[tuple[str, str, str, int, int]] = []
     signatures: list[tuple[str, ...]] = []
     records = [marshal.dumps([e.id, e.lang, e.title, e.summary, list(e.related), [list(pair) for pair in e.sources], e.path, e.topic]) for e in entries]
+    fields: list[tuple[int, str, str]] = []  # (entry number, field, text), in the order written
     for number, entry in enumerate(entries):
-        for line in entry.errors:
-            signature = tuple(analyzer.content(line))
-            if len(signature) >= MIN_ERROR_WORDS and signature not in signatures:
-                signatures.append(signature)
-        fields = [("title", entry.title)] + [("question", q) for q in entry.questions] + [("keyword", k) for k in entry.keywords]
-        fields += [("error", line) for line in entry.errors] + [("heading", heading) for heading in entry.headings]
-        for field, text in [*fields, ("summary", entry.summary), ("body", entry.body)]:
-            words = analyzer.content(text)
-            pairs = list(zip(words, words[1:])) if field != "body" else []
-            texts.append((FIELD_WEIGHTS[field], words, pairs))
-            if field in PHRASE_FIELDS:
-                held.append({*words, *pairs})
-                if words:
-                    phrasings.append((" ".join(words), " ".join(sorted(words)), text, PHRASE_FIELDS.index(field), number))
+        fields += [(number, "title", entry.title)] + [(number, "question", q) for q in entry.questions] + [(number, "keyword", k) for k in entry.keywords]
+        fields += [(number, "error", line) for line in entry.errors] + [(number, "heading", heading) for heading in entry.headings]
+        fields += [(number, "summary", entry.summary), (number, "body", entry.body)]
+    for (number, field, text), words in zip(fields, analyzer.content_all(list(map(itemgetter(2), fields)))):
+        if field == "error" and len(words) >= MIN_ERROR_WORDS and tuple(words) not in signatures:
+            signatures.append(tuple(words))
+        pairs = list(zip(words, words[1:])) if field != "body" else []
+        texts.append((FIELD_WEIGHTS[field], words, pairs))
+        if field in PHRASE_FIELDS:
+            held.append({*words, *pairs})
+            if words:
+                phrasings.append((" ".join(words), " ".join(sorted(words)), text, PHRASE_FIELDS.index(field), number))
     counts = Counter(chain.from_iterable(held))  # feature -> how many of the topic's phrasings hold it
     weights = _best(texts, 1)
     pair_weights = _best(texts, 2)

@@ -52,7 +52,7 @@ class Spill:
     def __len__(self) -> int:
         return self._size
 
-    def extend(self, data: bytes | bytearray | array) -> None:
+    def extend(self, data: bytes | bytearray | array | memoryview) -> None:
         self._size += self._file.write(data)
 
     def __iter__(self) -> Iterator[bytes]:

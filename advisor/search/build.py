@@ -99,7 +99,7 @@ def _fill(builder: _Builder, folder: Any, groups: list[list[Any]], problems: lis
 PARALLEL_FILES = 3_000
 # A part is at most this many topics (its tables are held whole until joined), and at least
 # 1/_PARTS_PER_WORKER of a worker's share, so that the workers finish together.
-_PART = 5_000
+_PART = 2_000
 _PARTS_PER_WORKER = 8
 _PARTS_AHEAD = 2
 _WORKER: dict[str, Any] = {}

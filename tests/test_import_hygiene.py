@@ -89,7 +89,7 @@ print("\\nMODULES=" + json.dumps(loaded), file=sys.stderr)
 """
 # Never on a warm `advisor ask`: the app, YAML and Markdown parsing, slow standard modules, and
 # the code that builds an index.
-ASK_FORBIDDEN = ("textual", "rich", "yaml", "markdown_it", "dataclasses", "pathlib", "hashlib", "platformdirs", "advisor.knowledge.load", "advisor.search.build")
+ASK_FORBIDDEN = ("textual", "rich", "yaml", "markdown_it", "numpy", "dataclasses", "pathlib", "hashlib", "platformdirs", "advisor.knowledge.load", "advisor.search.build", "advisor.search.postings")
 
 
 def _loaded(tmp_path: Path, *argv: str) -> set[str]:

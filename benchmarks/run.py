@@ -149,10 +149,11 @@ def environment(home: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def spawn(argv: Sequence[str], env: dict[str, str], *, tty: bool = False, keep_output: bool = False, marks: Sequence[bytes] = (), sample: bool = False) -> Run:
+def spawn(argv: Sequence[str], env: dict[str, str], *, tty: bool = False, keep_output: bool = False, marks: Sequence[bytes] = (), sample: bool = False, stdin: Path | None = None) -> Run:
     """Run `argv` to completion: wall time, peak RSS (`ru_maxrss` from wait4: the largest single
     process of its tree), exit code, output; with `marks`, when each marker line was printed;
-    with `sample`, the peak summed RSS of the whole process tree (workers included)."""
+    with `sample`, the peak summed RSS of the whole process tree (workers included); with
+    `stdin`, that file as its standard input."""
     chunks: list[bytes] = []
     seen: dict[str, float] = {}
     if tty:
@@ -162,8 +163,9 @@ def spawn(argv: Sequence[str], env: dict[str, str], *, tty: bool = False, keep_o
         os.close(follower)
         source = leader
     else:
-        started = time.perf_counter()
-        process = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        with open(stdin, "rb") if stdin is not None else open(os.devnull, "rb") as source_file:
+            started = time.perf_counter()
+            process = subprocess.Popen(argv, env=env, stdin=source_file, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         assert process.stdout is not None
         source = process.stdout.fileno()
     tree = [0.0]
@@ -435,7 +437,58 @@ def app_section(work: Path, runs: int, smoke: bool) -> str:
     return f"First paint: a new process, `AdvisorApp().run_test()` until the first screen, median of {runs} runs (the knowledge is loaded after it, in a thread).\n\n{text}\n\n{suggest}"
 
 
-# 4. Scale -------------------------------------------------------------------------------------
+# 4. A pasted log ------------------------------------------------------------------------------
+
+# The line `advisor ask -` must find in the log, and the entry it must answer with.
+LOG_ERROR = "  Warning  FailedScheduling  12s  default-scheduler  0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
+LOG_ANSWER = "pods-pending-gpu"
+
+
+def pasted_log(path: Path, megabytes: int = 10) -> Path:
+    """A `kubectl logs`-like file of `megabytes` MB (timestamps, pod names, ids and numbers that
+    change on every line) with one known error line two thirds of the way through."""
+    import random
+
+    chooser = random.Random(5)
+    shapes = (
+        "{t} I1203 {c}  1 controller.go:{n}] Reconciling pod trainer-{h} in namespace ml-{k}: phase Running, restarts {r}",
+        "{t} step={n} loss={f:.4f} lr={g:.2e} tokens_per_second={k}{r}",
+        "{t} INFO  Saved checkpoint shard {r} of 8 to /mnt/checkpoints/run-{h}/step-{n}",
+        "{t} DEBUG http GET /healthz 200 {k}ms request_id={h}",
+    )
+    lines: list[str] = []
+    size = 0
+    while size < megabytes * 1_000_000:
+        line = chooser.choice(shapes).format(
+            t=f"2026-12-03T10:{chooser.randrange(60):02d}:{chooser.randrange(60):02d}.{chooser.randrange(10**6):06d}Z",
+            c=f"10:{chooser.randrange(60):02d}:{chooser.randrange(60):02d}", n=chooser.randrange(10**5), h=f"{chooser.getrandbits(40):010x}",
+            k=chooser.randrange(1000), r=chooser.randrange(10), f=chooser.random() * 3, g=chooser.random() / 1000,
+        )
+        lines.append(line)
+        size += len(line) + 1
+    lines.insert(len(lines) * 2 // 3, LOG_ERROR)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def log_section(work: Path, runs: int, smoke: bool) -> str:
+    env = environment(work / "home-startup")
+    log = pasted_log(work / "pasted.log", 1 if smoke else 10)
+    timed = [spawn(advisor("ask", "--json", "-"), env, keep_output=True, stdin=log) for _ in range(runs)]
+    if any(run.code != 0 or LOG_ANSWER.encode() not in run.output for run in timed):
+        raise SystemExit(f"advisor ask - did not answer the pasted log with {LOG_ANSWER}")
+    seconds = statistics.median(run.seconds for run in timed)
+    megabytes = log.stat().st_size / 1e6
+    verdict = target(f"pasted log of {megabytes:.0f} MB answered", seconds, 1.0, " s") if not smoke else ""
+    rows = [[f"{megabytes:.1f} MB, {sum(1 for _ in log.open(encoding='utf-8')):,} lines", ms(seconds), f"{max(run.max_rss_mb for run in timed):.0f}", verdict]]
+    return (
+        f"`advisor ask --json -` reading a `kubectl logs`-like paste from standard input (one known error line two thirds of the way\n"
+        f"through), a new process each time, median of {runs} runs; it must answer with `{LOG_ANSWER}`.\n\n"
+        + table(["log", "median ms", "peak MB", "target"], rows)
+    )
+
+
+# 5. Scale -------------------------------------------------------------------------------------
 
 
 def folder(size: int, keep: Path) -> Path:
@@ -528,6 +581,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = [warm_search(open_index(bundled_knowledge_dir()), "bundled", list(QUERIES), 0.3)]
         say("## The app\n")
         say(app_section(work, 1 if args.smoke else 5, args.smoke) + "\n")
+        say("## A pasted log\n")
+        say(log_section(work, 1 if args.smoke else 5, args.smoke) + "\n")
         if args.scale or args.smoke:
             args.keep.mkdir(parents=True, exist_ok=True)
             builds, asks, apps, keys = [], [], [], []

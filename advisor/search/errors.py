@@ -30,11 +30,14 @@ def quoted_errors(index: SearchIndex, words: list[str]) -> dict[int, int]:
     if not table:
         return found
     seen: set[tuple[tuple[str, ...], int]] = set()
+    present = frozenset(words)
     for word in dict.fromkeys(words):
         for line, topic in table.get(word, ()):
             if (line, topic) in seen:
                 continue
             seen.add((line, topic))
+            if sum(map(present.__contains__, line)) < MIN_ERROR_WORDS:
+                continue  # no run can be long enough: a log line that merely shares a word or two
             run = longest_run(words, line)
             if len(run) < MIN_ERROR_WORDS or len(run) <= found.get(topic, 0):
                 continue

@@ -19,6 +19,9 @@ from advisor.search.errors import quoted_errors
 MAX_CANDIDATE_LINES = 5000
 MAX_SHOWN_CHARS = 300
 MIN_ANCHOR_CHARS = 4
+# What words are made of (`advisor.search.analysis`): an anchor found next to one is part of
+# another word.
+_WORD_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 class LogMatch(namedtuple("LogMatch", ("number", "line", "topic", "words"))):
@@ -50,6 +53,10 @@ def scan_log(index: SearchIndex, text: str) -> list[LogMatch]:
     for anchor in _anchors(index):
         at = lowered.find(anchor)
         while at != -1 and len(starts) < MAX_CANDIDATE_LINES:
+            after = at + len(anchor)
+            if (at and lowered[at - 1] in _WORD_CHARACTERS) or (after < len(lowered) and lowered[after] in _WORD_CHARACTERS):
+                at = lowered.find(anchor, after)  # inside a longer word: "space" in "namespace"
+                continue
             start = lowered.rfind("\n", 0, at) + 1
             end = lowered.find("\n", at)
             starts.add(start)

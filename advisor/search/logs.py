@@ -3,9 +3,9 @@
 Entries list the error lines they explain (`errors:` in front matter); the index keeps each as its
 meaningful words ("0/3 nodes are available: 3 Insufficient nvidia.com/gpu" -> nodes available
 insufficient nvidia com gpu), so timestamps, pod names, counts and punctuation around a line do
-not matter. A log of megabytes is not analysed line by line: each error line's longest word is an
-anchor searched in the lowered text (a C-speed substring search), and only the lines holding an
-anchor are analysed.
+not matter. A log of megabytes is not analysed line by line: each error line's rarest word is an
+anchor searched in the lowered text (a C-speed substring search, kept only where it stands as a
+whole word: "space" inside "namespace" is no anchor), and only the lines holding one are analysed.
 """
 
 from __future__ import annotations

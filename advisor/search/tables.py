@@ -21,10 +21,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def ints(values: Iterable[int], code: str = "i") -> bytes:
-    return array(code, values).tobytes()
-
-
 def pack_strings(items: Iterable[str], lines: bool = False) -> tuple[bytes, bytes]:
     """(UTF-8 blob, int64 byte offsets) for `Strings`.
 
@@ -110,17 +106,6 @@ class StringPacker:
     def packed(self) -> tuple[bytes | Spill, bytes]:
         blob = self._blob if isinstance(self._blob, Spill) else bytes(self._blob)
         return blob, self._offsets.tobytes()
-
-
-def pack_records(records: Iterable[Any]) -> tuple[bytes, bytes]:
-    """(marshal blob, int64 byte offsets) for `Records`."""
-    dumped = [marshal.dumps(record) for record in records]
-    return b"".join(dumped), ints(accumulate(map(len, dumped), initial=0), "q")
-
-
-def pack_postings(lists: Sequence[array]) -> tuple[bytes, bytes]:
-    """(int64 start of each list, concatenated int32 values) for `Postings`."""
-    return ints(accumulate(map(len, lists), initial=0), "q"), b"".join(values.tobytes() for values in lists)
 
 
 class Strings(Sequence[str]):

@@ -55,7 +55,7 @@ def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
     weights = _best(texts, 1)
     pair_weights = _best(texts, 2)
     phrases = max(len(phrasings), 1)
-    bonus = [round(FOCUS_BONUS * min(held / phrases, 1.0)) for held in range(max(counts.values(), default=0) + 1)]
+    bonus = [round(FOCUS_BONUS * min(holding / phrases, 1.0)) for holding in range(max(counts.values(), default=0) + 1)]
 
     def final(table: dict[Any, int]) -> bytes:
         return bytes(map(add, table.values(), map(bonus.__getitem__, map(counts.get, table, repeat(0))))).translate(_CAPPED)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from advisor.search.analysis import WORD_CHARACTERS
 from advisor.search.index import SearchIndex
 from advisor.search.errors import quoted_errors
 
@@ -19,9 +20,8 @@ from advisor.search.errors import quoted_errors
 MAX_CANDIDATE_LINES = 5000
 MAX_SHOWN_CHARS = 300
 MIN_ANCHOR_CHARS = 4
-# What words are made of (`advisor.search.analysis`): an anchor found next to one is part of
-# another word.
-_WORD_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+# An anchor found next to one of these is part of another word.
+_WORD_CHARACTERS = frozenset(WORD_CHARACTERS)
 
 
 class LogMatch(namedtuple("LogMatch", ("number", "line", "topic", "words"))):

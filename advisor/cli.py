@@ -262,14 +262,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         try:
             return int(args.run(args))
-        except CacheDamaged as error:
+        except CacheDamaged:
             # Found mid-answer in a large index (a small one is checked whole when opened): the
-            # file goes, and the command runs again on a rebuilt one, unless it has already
+            # file is gone, and the command runs again on a rebuilt one, unless it has already
             # printed part of its output (`ask --batch`).
-            try:
-                os.unlink(error.path)
-            except OSError:
-                pass
             if getattr(args, "batch", None) is not None:
                 raise
             return int(args.run(args))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from advisor.problems import CacheDamaged
 from advisor.search import storage, tables
 from advisor.search.tables import Lookup, Postings, Records, Strings
 
@@ -92,10 +93,12 @@ def test_every_changed_byte_is_caught(tmp_path: Path, monkeypatch: pytest.Monkey
             storage.unpack(bytes(damaged))
         path.write_bytes(damaged)
         monkeypatch.setattr(storage, "READ_WHOLE_BYTES", 0)
-        with pytest.raises(ValueError):  # at open (trailer, header), else at the block's first read
+        with pytest.raises(ValueError) as refused:  # at open (trailer, header), else at the block's first read
             _, found = storage.open_file(str(path))
             for name in sections:
                 bytes(found[name][:])
+        if isinstance(refused.value, CacheDamaged):  # found mid-use: removed at once, whoever read it
+            assert not path.exists()
         monkeypatch.setattr(storage, "READ_WHOLE_BYTES", 8 << 20)
 
 

@@ -245,6 +245,10 @@ class _Reader:
         pieces = [data[at : at + block] for at in range(0, len(data), block)]
         for number, piece in enumerate(pieces, start=first):
             if zlib.crc32(piece) != self._sums[number]:
+                try:  # here, wherever the damage is found (a command, the app): it is never trusted again
+                    os.unlink(self._path)
+                except OSError:
+                    pass
                 raise CacheDamaged(self._path)
         if len(self._kept) + len(pieces) > _KEPT_BLOCKS:
             self._kept.clear()

@@ -1,4 +1,5 @@
-"""The `advisor` command line: a thin argparse layer over the engine.
+"""The `advisor` command line: a thin layer over the engine (argparse, or for the common command
+lines `quick_args`, which reads them without it).
 
 Each command lives in a module of `advisor/commands/` with `add_parser()` and a run function;
 modules import their heavy dependencies inside the run function, so building the parser stays

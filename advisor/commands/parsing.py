@@ -1,8 +1,8 @@
 """argparse for every command line but the quick ones, in the interface language and failing
 the way advisor documents (one line, exit status 2).
 
-Kept apart from `advisor.cli` so that the common `advisor ask`, `show` and `list` command lines,
-which `advisor.cli.quick_args` reads without argparse, never import it.
+Kept apart from `advisor.cli` so that the common command lines, which `advisor.cli.quick_args`
+reads without argparse (each command module's `QUICK` table), never import it.
 """
 
 from __future__ import annotations

@@ -179,7 +179,7 @@ def entry_files(root: Path) -> list[Path]:
         folder = root / name
         try:
             if folder.is_dir():
-                entries = sorted(item.name for item in os.scandir(folder) if item.name.endswith(".md") and not item.name.startswith(".") and item.name != ".md")
+                entries = sorted(item.name for item in os.scandir(folder) if item.name.endswith(".md") and not item.name.startswith("."))
                 files.extend(map(folder.joinpath, entries))
         except OSError:
             continue

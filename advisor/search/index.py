@@ -1,8 +1,9 @@
 """The search index: built from the knowledge base, cached on disk, read without YAML.
 
 `advisor ask` should pay for rapidfuzz and a cache read, nothing more. The index is one file in
-the user's cache folder (`advisor.search.storage`: a small marshal header, then packed sections),
-keyed by every knowledge file's path, size and modification time plus the engine version.
+the user's cache folder (`advisor.search.storage`: packed sections, then a small marshal header
+and a trailer), keyed by the engine version and the knowledge files' paths, sizes and times (a
+large folder through its folders: `advisor.search.cache`).
 Phrases, entries and postings stay packed and are decoded one by one as a query touches them
 (read from disk on demand when the file is large), so opening a 100,000-entry index costs about
 what opening a 20-entry one does, in time and in memory.

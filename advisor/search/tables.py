@@ -27,10 +27,8 @@ def pack_strings(items: Iterable[str], lines: bool = False) -> tuple[bytes, byte
     With `lines`, each item ends with a newline, so that a run of items decodes in one go; the
     items must then contain none.
     """
-    packer = StringPacker(lines)
-    packer.add_all(list(items))
-    blob, offsets = packer.packed()
-    return b"".join(blob) if isinstance(blob, Spill) else blob, offsets
+    blob, ends = run(list(items), lines)
+    return blob, array("q", [0, *ends]).tobytes()
 
 
 class Spill:
@@ -79,7 +77,7 @@ def run(items: list[str], lines: bool = False) -> tuple[bytes, list[int]]:
 
 
 class StringPacker:
-    """Builds `pack_strings`'s result one string at a time, without keeping the strings.
+    """Builds `pack_strings`'s result a `run` at a time, without keeping the strings.
 
     Indexing 100,000 entries makes over a million phrases: as Python strings in lists they would
     cost several hundred megabytes more at the peak of the build; with `spill` even their bytes
@@ -94,12 +92,8 @@ class StringPacker:
     def __len__(self) -> int:
         return len(self._offsets) - 1
 
-    def add_all(self, items: list[str]) -> None:
-        """`add` each of `items`, in a few calls rather than a few per item."""
-        self.add_run(*run(items, self._lines))
-
     def add_run(self, blob: bytes, ends: Iterable[int]) -> None:
-        """Add the items of a `run` (packed elsewhere: a worker process of an index build)."""
+        """Add the items of a `run` (of one topic, or of a part packed by a worker process)."""
         self._offsets.extend(map(add, ends, repeat(len(self._blob))))
         self._blob.extend(blob)
 

@@ -170,3 +170,15 @@ def test_file_ints_behave_as_a_memoryview(tmp_path: Path, monkeypatch: pytest.Mo
         assert view[0] == values[0] and view[-1] == values[-1] and list(view[3:7]) == values[3:7]
         with pytest.raises(IndexError):
             view[len(values)]
+
+
+def test_the_header_is_read_without_reading_the_sections(tmp_path: Path) -> None:
+    """The cache's clean-up asks every file where it came from: it reads the header alone, so a
+    file whose sections are damaged still tells it, where opening it whole refuses it."""
+    data = bytearray(storage.pack({"source": "/kb"}, {"a": b"x" * 5000}))
+    data[10] ^= 0x10
+    path = tmp_path / "index.bin"
+    path.write_bytes(bytes(data))
+    assert storage.read_header(str(path))["source"] == "/kb"
+    with pytest.raises(ValueError):
+        storage.open_file(str(path))

@@ -235,7 +235,7 @@ def _source_of(path: str) -> str | None:
     """The knowledge folder or tree file a cache file was made from; None when it cannot be told
     (a file of an older version, or not a cache file: such files are left alone)."""
     try:
-        header, _ = storage.open_file(path)
+        header = storage.read_header(path)
     except _UNREADABLE:
         return None
     source = header.get("source")

@@ -148,6 +148,17 @@ def open_file(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
         raise
 
 
+def read_header(path: str) -> dict[str, Any]:
+    """The header of the index file at `path`, its sections neither read nor checked (what the
+    cache's clean-up needs to know of every file: where it came from). Raises as `open_file`."""
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size < TRAILER_BYTES:
+            raise ValueError("not an advisor index file")
+        reader = _Reader(handle, path)
+        return _header(reader.raw(size - TRAILER_BYTES, TRAILER_BYTES), reader.raw, size)
+
+
 def _header(trailer: Any, read: Any, size: int) -> dict[str, Any]:
     if bytes(trailer[: len(MAGIC)]) != MAGIC:
         raise ValueError("not an advisor index file")

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
 # Bump when the tree records change: cached trees of an older shape are then read again.
 TREE_FORMAT = 1
-BUNDLED_TREE = "gpu-orchestration.yaml"
 
 
 def open_index(root: str | os.PathLike[str], *, use_cache: bool = True, refresh: bool = False, progress: Progress | None = None) -> SearchIndex:
@@ -67,10 +66,10 @@ def open_tree(path: str | os.PathLike[str] | None = None) -> Tree:
     cannot be used) and cached, keyed by the file's path, size and modification time."""
     from advisor.decision.tree import from_data, to_data
     from advisor.search import storage
-    from advisor.search.cache import cached_path, save
+    from advisor.search.cache import UNREADABLE, cached_path, save
 
     if path is None:
-        from advisor.paths import bundled_trees_root
+        from advisor.paths import BUNDLED_TREE, bundled_trees_root
 
         path = os.path.join(bundled_trees_root(), BUNDLED_TREE)
     real = os.path.realpath(path)
@@ -85,7 +84,7 @@ def open_tree(path: str | os.PathLike[str] | None = None) -> Tree:
             header, _ = storage.open_file(cache)
             if header.get("key") == key:
                 return from_data(header["tree"])
-        except (OSError, EOFError, ValueError, TypeError, KeyError, IndexError):
+        except UNREADABLE:
             pass
     from pathlib import Path
 

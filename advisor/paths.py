@@ -44,6 +44,10 @@ def bundled_trees_root() -> str:
     return _bundled("decision_trees")
 
 
+# The decision tree every command uses unless given another.
+BUNDLED_TREE = "gpu-orchestration.yaml"
+
+
 def knowledge_root(override: str | os.PathLike[str] | None = None) -> str:
     """The knowledge folder: `--kb`, else `ADVISOR_KB`, else the bundled one."""
     chosen = override or os.environ.get("ADVISOR_KB")

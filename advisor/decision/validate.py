@@ -374,6 +374,6 @@ def tree_files(folder: Path) -> list[Path]:
 
 
 def bundled_tree_path() -> Path:
-    from advisor.paths import bundled_trees_dir
+    from advisor.paths import BUNDLED_TREE, bundled_trees_dir
 
-    return bundled_trees_dir() / "gpu-orchestration.yaml"
+    return bundled_trees_dir() / BUNDLED_TREE

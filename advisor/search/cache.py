@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from advisor.search.build import Attach
 
 # Whatever reading a damaged, truncated or foreign cache file can raise: it is then rebuilt.
-_UNREADABLE = (OSError, EOFError, ValueError, TypeError, KeyError, IndexError, MemoryError)
+UNREADABLE = (OSError, EOFError, ValueError, TypeError, KeyError, IndexError, MemoryError)
 FULL_CHECK_FILES = 5_000
 RACY_SECONDS = 2.0
 # A temporary file of a write that never finished (a killed build) is removed after this long.
@@ -134,7 +134,7 @@ def load_index(root: str | os.PathLike[str], *, attach: Attach | None = None, us
         if vouched is not None:
             try:
                 return SearchIndex.from_file(path, vouched + suffix)
-            except _UNREADABLE:
+            except UNREADABLE:
                 pass
     stamp = folder_stamp(root)
     fingerprint, count = source_fingerprint(root)
@@ -142,7 +142,7 @@ def load_index(root: str | os.PathLike[str], *, attach: Attach | None = None, us
     if use_cache:
         try:
             index = SearchIndex.from_file(path, key)
-        except _UNREADABLE:
+        except UNREADABLE:
             pass
         else:
             _vouch(path, stamp, fingerprint, count)
@@ -156,7 +156,7 @@ def load_index(root: str | os.PathLike[str], *, attach: Attach | None = None, us
         remove_stale()
         try:  # read back from the file: a large index need not stay in memory
             return SearchIndex.from_file(path, key)
-        except _UNREADABLE:
+        except UNREADABLE:
             pass  # replaced meanwhile by another process: use what was built here
     return SearchIndex.from_bytes(storage.pack(header, sections))
 
@@ -236,7 +236,7 @@ def _source_of(path: str) -> str | None:
     (a file of an older version, or not a cache file: such files are left alone)."""
     try:
         header = storage.read_header(path)
-    except _UNREADABLE:
+    except UNREADABLE:
         return None
     source = header.get("source")
     return source if isinstance(source, str) else None

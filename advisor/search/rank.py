@@ -199,9 +199,8 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
 
     scores: dict[int, float] = {}
     common: list[tuple[str, float, float]] = []
-    limit_df = index.topic_count * COMMON_TOKEN_SHARE
     for token, idf, confidence in features:
-        if index.topic_count > PREFILTER_TOPICS and index.document_frequency(token) > limit_df:
+        if index.topic_count > PREFILTER_TOPICS and is_common(index, token):
             common.append((token, idf, confidence))
             continue
         gain = idf * confidence / FULL_WEIGHT
@@ -240,6 +239,11 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     answered = confidence >= ANSWER_CONFIDENCE and (len(hits) < 2 or hits[0].score > hits[1].score)
     names = tuple(index.topics[topic] for topic in quoted)
     return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections), confidence, names, signals)
+
+
+def is_common(index: SearchIndex, token: str) -> bool:
+    """Whether `token` is in so many topics that walking its postings costs more than it tells."""
+    return index.document_frequency(token) > index.topic_count * COMMON_TOKEN_SHARE
 
 
 def _rescore_common(index: SearchIndex, scores: dict[int, float], common: list[tuple[str, float, float]]) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from advisor.search.index import PHRASE_FIELDS, SearchIndex
-from advisor.search.rank import COMMON_TOKEN_SHARE, PREFILTER_TOPICS, Hit, detect_language, search
+from advisor.search.rank import PREFILTER_TOPICS, Hit, detect_language, is_common, search
 
 # Only the start of a pasted wall of text is worth matching while typing.
 MAX_CHARS = 200
@@ -65,7 +65,8 @@ class QuestionSuggester:
         self._known = frozenset(self._words) | index.analyzer.variant_words
         self._ranked: dict[tuple[str, str | None, int], list[Hit]] = {}
         self._folded: dict[int, str] = {}
-        search(index, "gpu")  # the first ranking fills the index's lookup caches
+        if self._words:  # the first ranking fills the index's lookup caches, before the first keystroke
+            search(index, self._words[0])
 
     def complete(self, before: str, prefix: str) -> str | None:
         """The word `prefix` most likely becomes after the word `before`; None when no word of
@@ -126,7 +127,7 @@ class QuestionSuggester:
         """A stop word, or a word so common in a large folder that ranking on it alone means
         walking a tenth of the index, for a list no one would pick from."""
         index = self.index
-        return index.analyzer.is_noise(word) or index.document_frequency(word) > index.topic_count * COMMON_TOKEN_SHARE
+        return index.analyzer.is_noise(word) or is_common(index, word)
 
     def _shown(self, entry: int, typed: str) -> str:
         """The entry's authored question closest to what was typed, else its title."""

@@ -8,6 +8,7 @@ this package only arranges them on screen. Start it with `advisor` (on a termina
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from pathlib import Path
 
@@ -193,7 +194,7 @@ class AdvisorApp(App[None]):
         A saved session that cannot be read is moved aside with a notice; the app starts fresh.
         Nothing is loaded when there is no saved session (the usual start).
         """
-        if not (self.config_folder / SESSION_FILE).exists():
+        if not os.path.lexists(self.config_folder / SESSION_FILE):  # as `SessionStore.load`: a dangling link is reported too
             return
         try:
             loaded = self.store.load()

@@ -65,6 +65,18 @@ async def test_a_special_file_in_place_of_the_session_neither_freezes_nor_fills_
         assert not os.path.lexists(config_dir / SESSION_FILE)
 
 
+async def test_a_dangling_link_in_place_of_the_session_is_moved_aside_and_reported(kb_index: SearchIndex, config_dir: Path) -> None:
+    """A link to nothing was taken for "no saved session" and left in place, where the store
+    moves any unreadable session aside and says so."""
+    config_dir.mkdir(parents=True)
+    (config_dir / SESSION_FILE).symlink_to(config_dir / "gone.json")
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await pilot.pause()
+        assert any("No such file" in message for message in _messages(app))
+        assert not os.path.lexists(config_dir / SESSION_FILE)
+
+
 async def test_markup_in_session_data_and_in_the_config_path_is_shown_as_text(kb_index: SearchIndex, tmp_path: Path) -> None:
     """F5: notify() read `[x=1:2]` in a session value or a folder name as markup and crashed the
     app; `[@click=app.quit]` became a live action."""

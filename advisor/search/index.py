@@ -132,21 +132,24 @@ class SearchIndex:
         """Unigram tokens of about `length` characters (for typo correction), commonest first."""
         out: list[str] = []
         for size in (length - 1, length, length + 1):
-            bucket = self._vocab_by_len.get(size)
-            if bucket is None:
-                start, end = self.data["vocabulary"].get(size, (0, 0))
-                text = str(self._vocabulary_text[start:end], "utf-8")
-                bucket = self._vocab_by_len[size] = text.split("\n") if text else []
-            out.extend(bucket)
+            out.extend(self._bucket(size))
         return out
 
     def words(self) -> list[str]:
         """Every word of the typo-repair vocabulary (search-as-you-type completes words from it)."""
         found: list[str] = []
-        for start, end in self.data["vocabulary"].values():
-            text = str(self._vocabulary_text[start:end], "utf-8")
-            found.extend(text.split("\n") if text else ())
+        for size in self.data["vocabulary"]:
+            found.extend(self._bucket(size))
         return found
+
+    def _bucket(self, size: int) -> list[str]:
+        """The vocabulary's words of `size` characters, decoded once."""
+        bucket = self._vocab_by_len.get(size)
+        if bucket is None:
+            start, end = self.data["vocabulary"].get(size, (0, 0))
+            text = str(self._vocabulary_text[start:end], "utf-8")
+            bucket = self._vocab_by_len[size] = text.split("\n") if text else []
+        return bucket
 
     def meta(self, entry_index: int) -> EntryMeta:
         entry_id, lang, title, summary, related, sources, path, topic = self.entries[entry_index]

@@ -216,6 +216,13 @@ def _error(line: str) -> None:
     print(strip_terminal_escapes(line), file=sys.stderr)
 
 
+def _print_version() -> int:
+    from advisor import __version__
+
+    print(f"advisor {__version__}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     for name, shown in (("stdin", "input"), ("stdout", "output"), ("stderr", "error")):
@@ -227,10 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except (AttributeError, ValueError):
             pass
     if argv == ["--version"]:  # before anything else: it needs nothing else
-        from advisor import __version__
-
-        print(f"advisor {__version__}")
-        return 0
+        return _print_version()
     if argv[:1] == ["help"]:  # `advisor help`, `advisor help ask`
         argv = [*argv[1:2], "--help"]
     meant = mistyped_command(argv)
@@ -253,11 +257,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.print_help()
                 return 2
             args = parser.parse_args(["tui"])
-    if args.version:
-        from advisor import __version__
-
-        print(f"advisor {__version__}")
-        return 0
+    if args.version:  # `--version` among other options
+        return _print_version()
     if args.command in LONG_RUNNING or getattr(args, "batch", None) is not None:
         gc.enable()
     try:

@@ -49,11 +49,11 @@ def _catalogue_attachment(root: str | os.PathLike[str]) -> Any:
 
 def catalogue_of(index: SearchIndex) -> Catalogue:
     """The provider catalogue the index of a knowledge folder carries, with its problems."""
-    from advisor.catalogue.model import Catalogue, from_data
+    from advisor.catalogue.model import from_data
     from advisor.problems import Problem
 
     found = from_data(index.data.get("providers"))
-    return Catalogue(found.providers, found.compiled, tuple(Problem(*problem) for problem in index.data.get("catalogue_problems", ())))
+    return found._replace(problems=tuple(Problem(*problem) for problem in index.data.get("catalogue_problems", ())))
 
 
 def open_catalogue(root: str | os.PathLike[str]) -> Catalogue:

@@ -1,9 +1,10 @@
 """The `advisor` command line: a thin layer over the engine (argparse, or for the common command
 lines `quick_args`, which reads them without it).
 
-Each command lives in a module of `advisor/commands/` with `add_parser()` and a run function;
-modules import their heavy dependencies inside the run function, so building the parser stays
-cheap and `advisor ask` never loads Textual. This is the one place where engine errors become
+Each command lives in a module of `advisor/commands/` that declares what it takes
+(`COMMAND_LINES`, `advisor.commands.common.Command`) beside its run function; modules import their
+heavy dependencies inside the run function, so reading the command line stays cheap and
+`advisor ask` never loads Textual. This is the one place where engine errors become
 exit statuses (docs/architecture.md).
 """
 
@@ -63,7 +64,7 @@ def build_parser(only: str | None = None, lang: str = "en") -> argparse.Argument
     import functools
     import importlib
 
-    from advisor.commands.parsing import Parser
+    from advisor.commands.parsing import Parser, add_command
 
     parser = Parser(prog="advisor", description="cli_description", epilog="cli_epilog", lang=lang)
     parser.add_argument("--version", action="store_true", help="cli_version_help")
@@ -75,7 +76,8 @@ def build_parser(only: str | None = None, lang: str = "en") -> argparse.Argument
         module_name = COMMANDS[command]
         if module_name not in seen:
             seen.add(module_name)
-            importlib.import_module(f"advisor.commands.{module_name}").add_parser(sub)
+            for command_line in importlib.import_module(f"advisor.commands.{module_name}").COMMAND_LINES:
+                add_command(sub, command_line)
     return parser
 
 
@@ -96,24 +98,23 @@ def quick_args(argv: Sequence[str]) -> SimpleNamespace | None:
 
     Importing argparse and building even one command's parser costs a one-shot `advisor ask`
     about 8 ms, a fifth of its run. The common forms (the command, its words, and before or after
-    them exact options with plain values) are read here from the command module's `QUICK` table,
-    to the same result argparse gives (a test holds the two together); anything else (help, an
-    abbreviated or unknown option, a bad value, options between the words) returns None and is
-    left to argparse, which also words the errors.
+    them exact options with plain values) are read here from the command's declaration (the
+    module's `COMMAND_LINES`, from which argparse's parser is built too), to the same result
+    argparse gives (a test holds the two together); anything else (help, an abbreviated or
+    unknown option, a bad value, options between the words) returns None and is left to
+    argparse, which also words the errors.
     """
     module = COMMANDS.get(argv[0]) if argv else None
     if module is None:
         return None
     __import__(f"advisor.commands.{module}")  # importlib itself would cost a quarter of a millisecond
-    spec = getattr(sys.modules[f"advisor.commands.{module}"], "QUICK", {}).get(argv[0])
-    if spec is None:
-        return None
+    from advisor.commands.common import FLAG, REPEATED
+
+    command = next(line for line in sys.modules[f"advisor.commands.{module}"].COMMAND_LINES if line.name == argv[0])
     from types import SimpleNamespace
 
-    positional, count, options, run = spec
-    kinds = {name: options[kind] if isinstance(kind, str) and kind.startswith("--") else kind for name, kind in options.items()}
-    dests = {name: (kind if isinstance(kind, str) and kind.startswith("--") else name).lstrip("-").replace("-", "_") for name, kind in options.items()}
-    values: dict[str, object] = {dests[name]: False if kind == "flag" else [] if kind is list else None for name, kind in kinds.items()}
+    options = {name: option for option in command.options for name in option.names}
+    values: dict[str, object] = {option.dest: option.initial() for option in command.options}
     words: list[str] = []
     closed = False  # an option after the words ends them: argparse refuses more words after it
     position = 1
@@ -127,34 +128,35 @@ def quick_args(argv: Sequence[str]) -> SimpleNamespace | None:
             continue
         closed = bool(words)
         name, equals, value = token.partition("=")
-        kind = kinds.get(name)
-        if kind is None or (kind == "flag" and equals):
+        option = options.get(name)
+        if option is None or (option.kind == FLAG and equals):
             return None
-        if kind != "flag" and not equals:
+        kind = option.kind
+        if kind != FLAG and not equals:
             if position >= len(argv):
                 return None
             value = argv[position]
             position += 1
-        if kind == "flag":
-            values[dests[name]] = True
+        if kind == FLAG:
+            values[option.dest] = True
         elif value.startswith("-") or (isinstance(kind, tuple) and value not in kind):
             return None
         elif kind is int:
             try:
-                values[dests[name]] = int(value)
+                values[option.dest] = int(value)
             except ValueError:
                 return None
-        elif kind is list:
-            values[dests[name]].append(value)  # type: ignore[attr-defined]  # a list, made above
+        elif kind == REPEATED:
+            values[option.dest].append(value)  # type: ignore[attr-defined]  # a list, made above
         else:
-            values[dests[name]] = value
-    if count == "*":
-        values[positional] = words
-    elif count == 1 and len(words) == 1:
-        values[positional] = words[0]
-    elif words or count == 1:
+            values[option.dest] = value
+    if command.count == "*":
+        values[command.words] = words
+    elif command.count == 1 and len(words) == 1:
+        values[command.words] = words[0]
+    elif words or command.count == 1:
         return None
-    return SimpleNamespace(version=False, command=argv[0], run=run, **values)
+    return SimpleNamespace(version=False, command=argv[0], run=command.run, **values)
 
 
 def _looks_like_question(argv: Sequence[str]) -> bool:

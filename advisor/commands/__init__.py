@@ -1,1 +1,1 @@
-"""One module per command family; each exposes `add_parser(subparsers)` and sets `run`."""
+"""One module per command family; each declares its commands (`COMMAND_LINES`) beside their run functions."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from advisor.commands.common import LANGS, add_kb_option, add_lang_option, checked_text, kb_root, report_problems
+from advisor.commands.common import FLAG, JSON_OPTION, KB_OPTION, Command, Option, checked_text, kb_root, lang_option, report_problems
 from advisor.problems import UsageError
 
 # A pasted log is read up to this size.
@@ -21,31 +21,6 @@ if TYPE_CHECKING:
     from advisor.reply import Article, Reply
     from advisor.search.index import SearchIndex
     from advisor.terminal import Styler
-
-
-def add_parser(sub: Any) -> None:
-    ask = sub.add_parser("ask", help="cli_help_ask", description="cli_desc_ask")
-    ask.add_argument("question", nargs="*", help="cli_arg_ask_question")
-    add_lang_option(ask)
-    ask.add_argument("--top", type=int, default=None, metavar="N", help="cli_arg_ask_top")
-    ask.add_argument("--json", action="store_true", help="cli_arg_json")
-    ask.add_argument("--batch", metavar="FILE", help="cli_arg_ask_batch")
-    ask.add_argument("--explain", action="store_true", help="cli_arg_ask_explain")
-    add_kb_option(ask)
-    ask.set_defaults(run=run_ask)
-
-    show = sub.add_parser("show", help="cli_help_show", description="cli_desc_show")
-    show.add_argument("id", help="cli_arg_show_id")
-    add_lang_option(show, "cli_arg_lang_entry")
-    show.add_argument("--json", action="store_true", help="cli_arg_json")
-    add_kb_option(show)
-    show.set_defaults(run=run_show)
-
-    listing = sub.add_parser("list", help="cli_help_list", description="cli_desc_list")
-    add_lang_option(listing, "cli_arg_lang_list")
-    listing.add_argument("--json", action="store_true", help="cli_arg_list_json")
-    add_kb_option(listing)
-    listing.set_defaults(run=run_list)
 
 
 def _dumps(data: Any) -> str:
@@ -293,13 +268,21 @@ def run_list(args: argparse.Namespace) -> int:
     return 0
 
 
-# The common command lines of `ask`, `show` and `list` as plain data, which `advisor.cli.quick_args`
-# reads without argparse: (positional's name, how many words it takes (0, 1 or "*"), each option's
-# kind ("flag", its choices, int, str, list for a repeatable one, or the long name a short one
-# stands for), and the run function). `add_parser` above declares the same; a test holds the two
-# to the same result.
-QUICK: dict[str, tuple[str, int | str, dict[str, object], Any]] = {
-    "ask": ("question", "*", {"--lang": LANGS, "--top": int, "--json": "flag", "--batch": str, "--explain": "flag", "--kb": str}, run_ask),
-    "show": ("id", 1, {"--lang": LANGS, "--json": "flag", "--kb": str}, run_show),
-    "list": ("", 0, {"--lang": LANGS, "--json": "flag", "--kb": str}, run_list),
-}
+COMMAND_LINES = (
+    Command(
+        "ask",
+        run_ask,
+        (
+            lang_option(),
+            Option(("--top",), int, "cli_arg_ask_top", "N"),
+            JSON_OPTION,
+            Option(("--batch",), str, "cli_arg_ask_batch", "FILE"),
+            Option(("--explain",), FLAG, "cli_arg_ask_explain"),
+            KB_OPTION,
+        ),
+        "question",
+        "*",
+    ),
+    Command("show", run_show, (lang_option("cli_arg_lang_entry"), JSON_OPTION, KB_OPTION), "id", 1),
+    Command("list", run_list, (lang_option("cli_arg_lang_list"), Option(("--json",), FLAG, "cli_arg_list_json"), KB_OPTION)),
+)

@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
-from advisor.commands.common import add_kb_option, kb_root, report_problems
+from advisor.commands.common import KB_OPTION, Command, Option, kb_root, report_problems
 from advisor.problems import Problem, UsageError
 
-
-def add_parser(sub: Any) -> None:
-    check = sub.add_parser(
-        "check",
-        help="cli_help_check",
-        description="cli_desc_check",
-    )
-    add_kb_option(check)
-    check.add_argument("--trees", metavar="DIR", help="cli_arg_check_trees")
-    check.add_argument("--max-age", type=int, default=180, metavar="DAYS", help="cli_arg_check_max_age")
-    check.set_defaults(run=run_check)
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    import argparse
 
 
 def collect_problems(kb: Path, trees: Path, max_age_days: int) -> list[Problem]:
@@ -55,3 +45,12 @@ def run_check(args: argparse.Namespace) -> int:
     warnings = len(problems) - errors
     print(f"{errors} error(s), {warnings} warning(s)", file=sys.stderr)
     return 1 if errors else 0
+
+
+COMMAND_LINES = (
+    Command(
+        "check",
+        run_check,
+        (KB_OPTION, Option(("--trees",), str, "cli_arg_check_trees", "DIR"), Option(("--max-age",), int, "cli_arg_check_max_age", "DAYS", 180)),
+    ),
+)

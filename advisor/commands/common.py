@@ -1,8 +1,14 @@
-"""Options and helpers shared by several commands."""
+"""What each command takes, declared once, and helpers shared by several commands.
+
+Each command module lists its commands as `Command` records (`COMMAND_LINES`): argparse builds
+its parser from them (`advisor.commands.parsing.add_command`), and `advisor.cli.quick_args` reads
+the everyday command lines from the same records without importing argparse.
+"""
 
 from __future__ import annotations
 
 import sys
+from collections import namedtuple
 
 from advisor.problems import UsageError
 
@@ -17,14 +23,47 @@ if TYPE_CHECKING:
 # The languages `--lang` accepts (the interface's and the knowledge's).
 LANGS = ("vi", "en")
 
+# What an option takes, besides a type (str, int) or a tuple of choices.
+FLAG = "flag"  # nothing: present or not
+REPEATED = "repeated"  # a value each time it is given, collected in a list
 
-def add_kb_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--kb", metavar="DIR", help="cli_arg_kb")
+
+# namedtuples, not dataclasses: see `advisor.problems.Problem`.
+class Option(namedtuple("Option", ("names", "kind", "help", "metavar", "default"), defaults=(None, None))):
+    """An option: its `names` ("-o", "--output"), what it takes (`kind`: FLAG, REPEATED, str,
+    int, or a tuple of choices), the label key of its `help`, its `metavar` and its `default`."""
+
+    __slots__ = ()
+
+    @property
+    def dest(self) -> str:
+        """The attribute the value is stored under, as argparse names it."""
+        return str(self.names[-1]).lstrip("-").replace("-", "_")
+
+    def initial(self) -> object:
+        """The value when the option is not given (a new list for a repeated option)."""
+        if self.default is not None:
+            return self.default
+        return False if self.kind == FLAG else [] if self.kind == REPEATED else None
 
 
-def add_lang_option(parser: argparse.ArgumentParser, help_text: str = "cli_arg_lang_answer") -> None:
+class Command(namedtuple("Command", ("name", "run", "options", "words", "count", "epilog", "help_values"), defaults=(None, 0, None, None))):
+    """A command: its `name`, the function that `run`s it with the parsed arguments, its
+    `options`, and the words it takes: stored under `words`, `count` of them (1, or "*" for any
+    number; none when `words` is None). Its help texts are the label keys `cli_help_<name>`,
+    `cli_desc_<name>`, `cli_arg_<name>_<words>` and `epilog`; `help_values` is a function giving
+    values to fill into them, called only when the parser is built."""
+
+    __slots__ = ()
+
+
+KB_OPTION = Option(("--kb",), str, "cli_arg_kb", "DIR")
+JSON_OPTION = Option(("--json",), FLAG, "cli_arg_json")
+
+
+def lang_option(help_text: str = "cli_arg_lang_answer") -> Option:
     """`--lang vi|en`; `help_text` is a label key (the CLI's help is in the interface language)."""
-    parser.add_argument("--lang", choices=LANGS, help=help_text)
+    return Option(("--lang",), LANGS, help_text)
 
 
 def kb_root(args: argparse.Namespace) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 
-from advisor.commands.common import LANGS, add_kb_option, add_lang_option, checked_text, kb_root
+from advisor.commands.common import FLAG, KB_OPTION, REPEATED, Command, Option, checked_text, kb_root, lang_option
 from advisor.i18n import t
 from advisor.problems import UsageError
 from advisor.textnorm import json_dumps, shown, strip_terminal_escapes
@@ -22,47 +22,6 @@ if TYPE_CHECKING:
     from advisor.decision.recommend import Recommendation
     from advisor.decision.tree import Question, Tree
 
-
-
-def add_parser(sub: Any) -> None:
-    recommend = sub.add_parser(
-        "recommend",
-        help="cli_help_recommend",
-        description="cli_desc_recommend",
-    )
-    recommend.add_argument("-a", "--answer", action="append", default=[], metavar="KEY=VALUE", help="cli_arg_recommend_answer")
-    recommend.add_argument("--answers", metavar="FILE", help="cli_arg_recommend_answers")
-    recommend.add_argument("--strict", action="store_true", help="cli_arg_recommend_strict")
-    recommend.add_argument("--list-questions", action="store_true", help="cli_arg_recommend_list_questions")
-    _add_common(recommend)
-    recommend.set_defaults(run=run_recommend)
-
-    guide = sub.add_parser(
-        "guide",
-        help="cli_help_guide",
-        description="cli_desc_guide",
-    )
-    _add_common(guide)
-    guide.set_defaults(run=run_guide)
-
-    tree = sub.add_parser("tree", help="cli_help_tree", description="cli_desc_tree")
-    from advisor.decision.diagram import DIAGRAM_FORMATS
-
-    tree.add_argument("--format", choices=DIAGRAM_FORMATS, default="text", help="cli_arg_tree_format")
-    add_lang_option(tree, "cli_arg_lang_labels")
-    tree.add_argument("--tree", metavar="FILE", help="cli_arg_tree_file")
-    tree.set_defaults(run=run_tree)
-
-
-def _add_common(parser: argparse.ArgumentParser) -> None:
-    from advisor.export import FORMATS
-
-    parser.add_argument("--format", choices=tuple(FORMATS), help="cli_arg_export_format")
-    add_lang_option(parser, "cli_arg_lang_output")
-    parser.add_argument("-o", "--output", metavar="FILE", help="cli_arg_output")
-    parser.add_argument("--force", action="store_true", help="cli_arg_force")
-    parser.add_argument("--tree", metavar="FILE", help="cli_arg_tree_file")
-    add_kb_option(parser)
 
 
 # ----------------------------------------------------------------------------- shared
@@ -314,26 +273,38 @@ def run_tree(args: argparse.Namespace) -> int:
     return 0
 
 
-# `advisor recommend` read without argparse (`advisor.commands.ask.QUICK` says how); the formats
-# are `advisor.export.FORMATS`, which the test that holds this table to `add_parser` compares.
-QUICK: dict[str, tuple[str, int | str, dict[str, object], Any]] = {
-    "recommend": (
-        "",
-        0,
-        {
-            "-a": "--answer",
-            "--answer": list,
-            "--answers": str,
-            "--strict": "flag",
-            "--list-questions": "flag",
-            "--format": ("md", "html", "json"),
-            "--lang": LANGS,
-            "-o": "--output",
-            "--output": str,
-            "--force": "flag",
-            "--tree": str,
-            "--kb": str,
-        },
+# The options `recommend` and `guide` share. The choices of `--format` are the names of
+# `advisor.export.FORMATS` and `advisor.decision.diagram.DIAGRAM_FORMATS` (a test holds them
+# equal): importing those modules here would cost every `advisor recommend` their imports.
+_EXPORT_OPTIONS = (
+    Option(("--format",), ("md", "html", "json"), "cli_arg_export_format"),
+    lang_option("cli_arg_lang_output"),
+    Option(("-o", "--output"), str, "cli_arg_output", "FILE"),
+    Option(("--force",), FLAG, "cli_arg_force"),
+    Option(("--tree",), str, "cli_arg_tree_file", "FILE"),
+    KB_OPTION,
+)
+
+COMMAND_LINES = (
+    Command(
+        "recommend",
         run_recommend,
+        (
+            Option(("-a", "--answer"), REPEATED, "cli_arg_recommend_answer", "KEY=VALUE"),
+            Option(("--answers",), str, "cli_arg_recommend_answers", "FILE"),
+            Option(("--strict",), FLAG, "cli_arg_recommend_strict"),
+            Option(("--list-questions",), FLAG, "cli_arg_recommend_list_questions"),
+            *_EXPORT_OPTIONS,
+        ),
     ),
-}
+    Command("guide", run_guide, _EXPORT_OPTIONS),
+    Command(
+        "tree",
+        run_tree,
+        (
+            Option(("--format",), ("mermaid", "dot", "text"), "cli_arg_tree_format", default="text"),
+            lang_option("cli_arg_lang_labels"),
+            Option(("--tree",), str, "cli_arg_tree_file", "FILE"),
+        ),
+    ),
+)

@@ -13,23 +13,11 @@ import os
 import sys
 import time
 
-from advisor.commands.common import add_kb_option, add_lang_option, kb_root, report_problems
+from advisor.commands.common import KB_OPTION, Command, kb_root, lang_option, report_problems
 
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
     import argparse
-    from typing import Any
-
-
-def add_parser(sub: Any) -> None:
-    parser = sub.add_parser(
-        "index",
-        help="cli_help_index",
-        description="cli_desc_index",
-    )
-    add_lang_option(parser, "cli_arg_lang_interface")
-    add_kb_option(parser)
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,3 +58,6 @@ def _stamp(path: str) -> tuple[int, int] | None:
     except OSError:
         return None
     return stat.st_ino, stat.st_mtime_ns
+
+
+COMMAND_LINES = (Command("index", run, (lang_option("cli_arg_lang_interface"), KB_OPTION)),)

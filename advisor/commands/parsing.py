@@ -2,7 +2,7 @@
 the way advisor documents (one line, exit status 2).
 
 Kept apart from `advisor.cli` so that the common command lines, which `advisor.cli.quick_args`
-reads without argparse (each command module's `QUICK` table), never import it.
+reads without argparse (from each command module's `COMMAND_LINES`), never import it.
 """
 
 from __future__ import annotations
@@ -12,9 +12,13 @@ import functools
 import os
 import sys
 
+from advisor.commands.common import FLAG, REPEATED
+
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
     from typing import Any
+
+    from advisor.commands.common import Command
 
 
 class Formatter(argparse.HelpFormatter):
@@ -101,6 +105,29 @@ class Parser(argparse.ArgumentParser):
         from advisor.cli import error_line
 
         self.exit(2, error_line(_argparse_message(message, self.lang), self.lang, self.prog) + "\n")
+
+
+def add_command(subparsers: Any, command: Command) -> None:
+    """The parser of `command`, as its record declares it, added to `subparsers`."""
+    extra = {"help_values": command.help_values()} if command.help_values is not None else {}
+    name = command.name
+    parser = subparsers.add_parser(name, help=f"cli_help_{name}", description=f"cli_desc_{name}", epilog=command.epilog, **extra)
+    if command.words is not None:
+        parser.add_argument(command.words, nargs="*" if command.count == "*" else None, help=f"cli_arg_{name}_{command.words}")
+    for option in command.options:
+        settings: dict[str, Any] = {"help": option.help, "default": option.initial()}
+        if option.metavar is not None:
+            settings["metavar"] = option.metavar
+        if option.kind == FLAG:
+            settings["action"] = "store_true"
+        elif option.kind == REPEATED:
+            settings["action"] = "append"
+        elif isinstance(option.kind, tuple):
+            settings["choices"] = option.kind
+        elif option.kind is not str:
+            settings["type"] = option.kind
+        parser.add_argument(*option.names, **settings)
+    parser.set_defaults(run=command.run)
 
 
 # argparse's own error messages (its English wording) and the labels that say them.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from advisor.commands.common import LANGS, add_kb_option, add_lang_option, kb_root, report_problems
+from advisor.commands.common import FLAG, JSON_OPTION, KB_OPTION, REPEATED, Command, Option, kb_root, lang_option, report_problems
 from advisor.problems import UsageError
 
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
@@ -16,24 +16,6 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
     from advisor.catalogue.model import Catalogue, Fact, ProviderMatch
-
-
-def add_parser(sub: Any) -> None:
-    from advisor.catalogue.model import NEEDS
-
-    parser = sub.add_parser(
-        "providers",
-        help="cli_help_providers",
-        description="cli_desc_providers",
-        epilog="cli_epilog_providers",
-        help_values={"needs": ", ".join(NEEDS)},
-    )
-    parser.add_argument("--need", action="append", default=[], metavar="NEED", help="cli_arg_providers_need")
-    parser.add_argument("--all", action="store_true", help="cli_arg_providers_all")
-    parser.add_argument("--json", action="store_true", help="cli_arg_json")
-    add_lang_option(parser, "cli_arg_lang_interface")
-    add_kb_option(parser)
-    parser.set_defaults(run=run)
 
 
 def _needs(raw: list[str], lang: str) -> tuple[str, ...]:
@@ -174,7 +156,24 @@ def _text(catalogue: Catalogue, needs: tuple[str, ...], shown: list[ProviderMatc
     return "\n".join(out).rstrip()
 
 
-# `advisor providers` read without argparse (`advisor.commands.ask.QUICK` says how).
-QUICK: dict[str, tuple[str, int | str, dict[str, object], Any]] = {
-    "providers": ("", 0, {"--need": list, "--all": "flag", "--json": "flag", "--lang": LANGS, "--kb": str}, run),
-}
+def _help_values() -> dict[str, str]:
+    from advisor.catalogue.model import NEEDS
+
+    return {"needs": ", ".join(NEEDS)}
+
+
+COMMAND_LINES = (
+    Command(
+        "providers",
+        run,
+        (
+            Option(("--need",), REPEATED, "cli_arg_providers_need", "NEED"),
+            Option(("--all",), FLAG, "cli_arg_providers_all"),
+            JSON_OPTION,
+            lang_option("cli_arg_lang_interface"),
+            KB_OPTION,
+        ),
+        epilog="cli_epilog_providers",
+        help_values=_help_values,
+    ),
+)

@@ -6,22 +6,12 @@ parser for `advisor ask` never touches it.
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
-
-from advisor.commands.common import add_kb_option, add_lang_option, kb_root
+from advisor.commands.common import KB_OPTION, Command, kb_root, lang_option
 from advisor.problems import UsageError
 
-
-def add_parser(sub: Any) -> None:
-    tui = sub.add_parser(
-        "tui",
-        help="cli_help_tui",
-        description="cli_desc_tui",
-    )
-    add_lang_option(tui, "cli_arg_lang_tui")
-    add_kb_option(tui)
-    tui.set_defaults(run=run)
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    import argparse
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,3 +34,6 @@ def run(args: argparse.Namespace) -> int:
     app = AdvisorApp(kb=root, lang=args.lang)
     app.run()
     return app.return_code or 0
+
+
+COMMAND_LINES = (Command("tui", run, (lang_option("cli_arg_lang_tui"), KB_OPTION)),)

@@ -2,7 +2,8 @@
 
 Every front end opens the index here, so the cached file always carries the provider catalogue:
 a warm `advisor ask` answers a provider question, and `advisor providers` or an export lists the
-providers that fit, without reading YAML. Decision trees are cached beside the index once they
+providers that fit, without reading YAML (`advisor providers` reads `providers.yaml` only when the
+cache is not current, rather than build the whole index to reach it). Decision trees are cached beside the index once they
 have been validated: walking every path of the bundled tree to prove it sound costs more than a
 whole `advisor recommend` otherwise does.
 """
@@ -57,8 +58,19 @@ def catalogue_of(index: SearchIndex) -> Catalogue:
 
 
 def open_catalogue(root: str | os.PathLike[str]) -> Catalogue:
-    """The provider catalogue of the knowledge folder `root`, from its index."""
-    return catalogue_of(open_index(root))
+    """The provider catalogue of the knowledge folder `root`: from its index when the cache holds
+    a current one, else read from `providers.yaml` itself, which costs a small fraction of
+    building the index only to reach it (the next question builds it)."""
+    from advisor.search.cache import cached_index
+
+    index = cached_index(root, attach=_catalogue_attachment(root))
+    if index is not None:
+        return catalogue_of(index)
+    from pathlib import Path
+
+    from advisor.catalogue.load import load_catalogue
+
+    return load_catalogue(Path(root))
 
 
 def open_tree(path: str | os.PathLike[str] | None = None) -> Tree:

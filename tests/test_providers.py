@@ -397,3 +397,25 @@ def test_cli_strips_terminal_escapes_from_data(capsys: pytest.CaptureFixture[str
     assert code == 0
     assert "Evil Red Cloud" in out
     assert "\x1b" not in out and "\x07" not in out
+
+
+def test_without_a_current_index_the_catalogue_is_read_without_building_one(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from advisor.search.cache import cache_file
+
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "providers.yaml").write_text((FIXTURE / "providers.yaml").read_text(encoding="utf-8").replace("schema: 1", "schema: 1\nunexpected: 2", 1), encoding="utf-8")
+    cold = run_cli_on(capsys, kb)
+    assert not Path(cache_file(kb)).exists()  # nothing built: the next question builds the index
+    main(["ask", "--kb", str(kb), "mig"])  # builds and caches the index, which carries the catalogue
+    capsys.readouterr()
+    assert Path(cache_file(kb)).exists()
+    warm = run_cli_on(capsys, kb)
+    assert cold == warm
+    assert "unexpected" in cold[2]  # the catalogue's own problem, reported either way
+
+
+def run_cli_on(capsys: pytest.CaptureFixture[str], kb: Path) -> tuple[int, str, str]:
+    code = main(["providers", "--kb", str(kb), "--need", "mig", "--json"])
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     lang = args.lang or default_language()
     needs = _needs(args.need, lang)
     root = kb_root(args)
-    catalogue = open_catalogue(root)  # from the cached index: no YAML to read
+    catalogue = open_catalogue(root)
     report_problems(list(catalogue.problems))
     found = match(catalogue, needs, include_failing=True)
     shown = found if args.all else [m for m in found if m.status != "fails"]

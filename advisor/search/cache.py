@@ -127,6 +127,18 @@ def load_index(root: str | os.PathLike[str], *, attach: Attach | None = None, us
     load cleanly with the right key is rebuilt from the knowledge files. `refresh` checks every
     file even in a large folder (`advisor index`); `progress(done, total)` follows a rebuild.
     """
+    index = _load(root, attach, use_cache, refresh, progress, build=True)
+    assert index is not None  # built when the cache had none
+    return index
+
+
+def cached_index(root: str | os.PathLike[str], *, attach: Attach | None = None) -> SearchIndex | None:
+    """The index for `root` when the cache holds a current one, else None: nothing is built, for
+    a command that can do without the index more cheaply than it could build it."""
+    return _load(root, attach, True, False, None, build=False)
+
+
+def _load(root: str | os.PathLike[str], attach: Attach | None, use_cache: bool, refresh: bool, progress: Progress | None, *, build: bool) -> SearchIndex | None:
     suffix = f"+{attach.__module__}.{attach.__qualname__}" if attach else ""
     path = cache_file(root)
     if use_cache and not refresh:
@@ -147,9 +159,11 @@ def load_index(root: str | os.PathLike[str], *, attach: Attach | None = None, us
         else:
             _vouch(path, stamp, fingerprint, count)
             return index
-    from advisor.search.build import build
+    if not build:
+        return None
+    from advisor.search.build import build as build_index
 
-    header, sections = build(root, attach, progress)
+    header, sections = build_index(root, attach, progress)
     header.update(key=key, source=os.path.realpath(root))
     if use_cache and save(path, storage.pack_parts(header, sections)):
         _vouch(path, stamp, fingerprint, count)

@@ -65,24 +65,28 @@ def cache_root() -> str:
     XDG spec says), else `~/.cache/advisor`: worked out here because importing platformdirs costs
     every command about 12 ms, a quarter of `advisor ask`. Elsewhere platformdirs knows best.
     """
-    chosen = os.environ.get("ADVISOR_CACHE_DIR")
-    if chosen:
-        return os.path.expanduser(chosen)
-    if sys.platform.startswith("linux"):
-        xdg = os.environ.get("XDG_CACHE_HOME", "")
-        base = xdg if os.path.isabs(xdg) else os.path.expanduser("~/.cache")
-        if os.path.isabs(base):
-            return os.path.join(base, "advisor")
-    from platformdirs import user_cache_dir
+    return _user_folder("ADVISOR_CACHE_DIR", "XDG_CACHE_HOME", "~/.cache", "user_cache_dir")
 
-    return user_cache_dir("advisor", appauthor=False)
+
+def config_root() -> str:
+    """`ADVISOR_CONFIG_DIR`, else the platform's user config folder (on Linux
+    `$XDG_CONFIG_HOME/advisor` or `~/.config/advisor`, found as `cache_root` finds its folder)."""
+    return _user_folder("ADVISOR_CONFIG_DIR", "XDG_CONFIG_HOME", "~/.config", "user_config_dir")
 
 
 def config_dir() -> Path:
-    """`ADVISOR_CONFIG_DIR`, else the platform's user config folder."""
-    chosen = os.environ.get("ADVISOR_CONFIG_DIR")
-    if chosen:
-        return _path(os.path.expanduser(chosen))
-    from platformdirs import user_config_dir
+    return _path(config_root())
 
-    return _path(user_config_dir("advisor", appauthor=False))
+
+def _user_folder(override: str, xdg_variable: str, xdg_default: str, platformdirs_function: str) -> str:
+    chosen = os.environ.get(override)
+    if chosen:
+        return os.path.expanduser(chosen)
+    if sys.platform.startswith("linux"):
+        xdg = os.environ.get(xdg_variable, "")
+        base = xdg if os.path.isabs(xdg) else os.path.expanduser(xdg_default)
+        if os.path.isabs(base):
+            return os.path.join(base, "advisor")
+    import platformdirs
+
+    return str(getattr(platformdirs, platformdirs_function)("advisor", appauthor=False))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from advisor.library import open_index, open_tree
-from advisor.paths import bundled_trees_root, cache_root
+from advisor.paths import bundled_trees_root, cache_root, config_root
 from advisor.search import cache, storage
 from advisor.search.rank import search
 from tests.conftest import run_advisor, write_entry
@@ -24,14 +24,17 @@ from tests.conftest import run_advisor, write_entry
     ("xdg", "home"),
     [("/tmp/xdg-cache", "/home/someone"), ("", "/home/someone"), ("relative/cache", "/home/someone"), ("  ", "/root")],
 )
-def test_the_default_cache_folder_is_platformdirs_without_platformdirs(monkeypatch: pytest.MonkeyPatch, xdg: str, home: str) -> None:
-    from platformdirs import user_cache_dir
+def test_the_default_cache_and_config_folders_are_platformdirs_without_platformdirs(monkeypatch: pytest.MonkeyPatch, xdg: str, home: str) -> None:
+    from platformdirs import user_cache_dir, user_config_dir
 
     monkeypatch.delenv("ADVISOR_CACHE_DIR")
+    monkeypatch.delenv("ADVISOR_CONFIG_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    monkeypatch.setenv("XDG_CONFIG_HOME", xdg.replace("cache", "config"))
     monkeypatch.setenv("HOME", home)
     if sys.platform.startswith("linux"):
         assert cache_root() == user_cache_dir("advisor", appauthor=False)
+        assert config_root() == user_config_dir("advisor", appauthor=False)
 
 
 def test_ask_with_the_default_cache_folder_never_imports_platformdirs(tmp_path: Path) -> None:

@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "guide": "decide",
     "tree": "decide",
     "providers": "providers",
+    "learn": "learn",
     "tui": "tui",
 }
 

@@ -30,6 +30,7 @@ FRONT_ENDS = ("advisor.tui", "advisor.commands", "advisor.cli", "advisor.__main_
 # Engine layers, top to bottom: a module may import its own layer's package and anything below.
 # Within a layer, a module imports only its own package; the leaves (last layer) import each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
+    ("advisor.learning",),
     ("advisor.reply", "advisor.export"),
     ("advisor.library",),
     ("advisor.decision",),

@@ -66,6 +66,9 @@ def run_ask(args: argparse.Namespace) -> int:
         reply = answer_paste(index, question, args.lang)
     else:
         reply = answer(index, question, args.lang, limit=top)
+        from advisor.learning import note_answer
+
+        note_answer(reply)  # kept for review when learning is on and the answer was poor
     if reply.outcome.truncated:
         from advisor.i18n import t
         from advisor.search.rank import MAX_QUERY_CHARS

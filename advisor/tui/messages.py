@@ -31,12 +31,14 @@ class TopicChosen(Message):
     Args:
         topic: Entry id.
         lang: Language the choice was shown in, so the answer stays in it.
+        question: For a "did you mean" choice, the question it was offered for.
     """
 
-    def __init__(self, topic: str, lang: str | None) -> None:
+    def __init__(self, topic: str, lang: str | None, question: str | None = None) -> None:
         super().__init__()
         self.topic = topic
         self.lang = lang
+        self.question = question
 
 
 class EntryOpenRequested(Message):

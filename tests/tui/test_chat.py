@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual.widgets import Input, Markdown, OptionList
+from textual.widgets import Input, Markdown, OptionList, Static
 
 from advisor.search.index import SearchIndex
 from advisor.search.rank import search
@@ -56,6 +56,30 @@ async def test_no_confident_answer_offers_did_you_mean_choices(kb_index: SearchI
         answer = app.screen.query_one(AnswerCard)
         assert answer.answer.id == outcome.suggestions[0].topic
         assert answer.answer.score is None  # chosen, not guessed
+
+
+async def test_with_learning_on_the_question_and_the_choice_made_for_it_are_kept(kb_index: SearchIndex) -> None:
+    import json
+    from pathlib import Path
+
+    from advisor import learning
+
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)):
+        assert "Learning is on" not in str(app.screen.query_one("#welcome", Static).render())
+    learning.switch(True)
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert "Learning is on" in str(app.screen.query_one("#welcome", Static).render())
+        await ask(pilot, "gpu")  # no confident answer: "did you mean" choices
+        choices = app.screen.query_one(NoAnswerCard).query_one(OptionList)
+        choices.focus()
+        choices.highlighted = 1
+        await pilot.press("enter")
+        await pilot.pause()
+        chosen = choices.options[1].id
+    kept = [json.loads(line) for line in Path(learning.log_path()).read_text(encoding="utf-8").splitlines()]
+    assert [(record["q"], record["picked"]) for record in kept] == [("gpu", None), ("gpu", chosen)]
 
 
 async def test_follow_a_related_topic(kb_index: SearchIndex) -> None:

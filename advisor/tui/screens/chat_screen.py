@@ -13,6 +13,8 @@ from textual.widget import Widget
 from textual.widgets import Header, Static
 
 from advisor.i18n import t
+from advisor.learning import is_on as is_learning_on
+from advisor.learning import note_answer, note_choice
 from advisor.reply import Article, answer, entry_article
 from advisor.search.rank import MAX_QUERY_CHARS
 from advisor.textnorm import strip_terminal_escapes as clean
@@ -57,9 +59,14 @@ class ChatScreen(AdvisorScreen[None]):
         lang = self.advisor.lang
         yield Header()
         with VerticalScroll(id="history", can_focus=False):
-            yield Static(t("tui_welcome", lang), id="welcome", markup=False)
+            yield Static(self._welcome(lang), id="welcome", markup=False)
         yield AskBar(self.advisor.suggester, lang=lang, id="ask")
         yield LocalizedFooter()
+
+    @staticmethod
+    def _welcome(lang: str) -> str:
+        """The welcome, saying so when questions are being kept (the user should never wonder)."""
+        return t("tui_welcome", lang) + ("\n\n" + t("tui_learning_on", lang) if is_learning_on() else "")
 
     def on_mount(self) -> None:
         self.watch(self.app, "lang", self._relabel, init=False)
@@ -72,7 +79,7 @@ class ChatScreen(AdvisorScreen[None]):
         self.query_one(AskBar).use(self.advisor.suggester)
 
     def _relabel(self, lang: str) -> None:
-        self.query_one("#welcome", Static).update(t("tui_welcome", lang))
+        self.query_one("#welcome", Static).update(self._welcome(lang))
         self.query_one(AskBar).lang = lang
         for card in self.query(AnswerCard):
             card.relabel(lang)
@@ -150,16 +157,20 @@ class ChatScreen(AdvisorScreen[None]):
     def _answer_card(self, text: str, topic: str | None) -> Widget:
         lang = self.advisor.lang
         reply = answer(self.advisor.index, text, default_lang=lang, topic=topic)
+        if topic is None:  # typed, not a known phrasing picked while typing
+            note_answer(reply)
         if reply.outcome.truncated:
             self.notify(t("query_truncated", lang, limit=MAX_QUERY_CHARS), severity="warning")
         if reply.article is not None:
             self.latest = reply.article
             return AnswerCard(reply.article, lang, reply.close)
-        return NoAnswerCard(list(reply.suggestions), reply.lang, lang)
+        return NoAnswerCard(list(reply.suggestions), reply.lang, lang, text)
 
     @on(TopicChosen)
     async def _topic_chosen(self, event: TopicChosen) -> None:
         event.stop()
+        if event.question:
+            note_choice(event.question, event.lang, event.topic)
         await self.show_topic(event.topic, event.lang)
 
     async def show_topic(self, topic: str, lang: str | None) -> None:

@@ -21,6 +21,7 @@ class NoAnswerCard(Vertical):
         choices: (id, title) of the closest topics, best first (may be empty).
         answer_lang: Language the choices are shown in.
         lang: Interface language of the labels.
+        question: The question the choices are offered for.
     """
 
     DEFAULT_CSS = """
@@ -36,9 +37,10 @@ class NoAnswerCard(Vertical):
     }
     """
 
-    def __init__(self, choices: list[tuple[str, str]], answer_lang: str | None, lang: str) -> None:
+    def __init__(self, choices: list[tuple[str, str]], answer_lang: str | None, lang: str, question: str = "") -> None:
         super().__init__(classes="no-answer")
         self.choices = choices
+        self.question = question
         self.answer_lang = answer_lang
         self.lang = lang
 
@@ -61,4 +63,4 @@ class NoAnswerCard(Vertical):
     def _chosen(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id:
-            self.post_message(TopicChosen(event.option.id, self.answer_lang))
+            self.post_message(TopicChosen(event.option.id, self.answer_lang, self.question))

@@ -287,7 +287,7 @@ class _Builder:
             "stopwords": sorted(lexicon.stopwords) if lexicon else [],
             "synonyms": {k: list(v) for k, v in ((lexicon.synonyms if lexicon else None) or {}).items()},
             "markers": {k: sorted(v) for k, v in ((lexicon.markers if lexicon else None) or {}).items()},
-            "errors": [[list(signature), topic] for signature, found in self.error_lines.items() for topic in found],
+            "error_lines": _error_lines_by_word(self.error_lines),
             "canonical": self.analyzer.phrases,
             "problems": [[p.path, p.line, p.message, p.warning] for p in problems] + list(extra.get("problems", ())),
             # Only the words that tell whether a question is for an attachment are read on every
@@ -319,3 +319,15 @@ def _vocabulary(words: list[str], frequency: dict[str, int], analyzer: Analyzer)
         parts.append(blob)
         position += len(blob)
     return b"".join(parts), ranges
+
+
+def _error_lines_by_word(lines: dict[tuple[str, ...], list[int]]) -> dict[str, list[tuple[tuple[str, ...], int]]]:
+    """Each word of a listed error line -> (the line's words, topic number), for
+    `SearchIndex.error_lines`: built here once rather than on every start. Each line is one tuple
+    shared by all its words, which marshal writes once."""
+    table: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+    for signature, topics in lines.items():
+        for topic in topics:
+            for word in dict.fromkeys(signature):
+                table.setdefault(word, []).append((signature, topic))
+    return table

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Bump when the index layout or the analysis changes: old caches are then rebuilt.
-INDEX_VERSION = 23
+INDEX_VERSION = 24
 # Field weights in sixteenths, packed beside the topic number in one int32 posting. A token the
 # authors put in a large share of a topic's phrasings earns up to FOCUS_BONUS more: it is what the
 # topic is about, not a word it mentions ("mig" for the MIG entry, not for the AKS one).
@@ -85,10 +85,7 @@ class SearchIndex:
         self._vocabulary_text = sections["vocabulary"]
         # Each word of a listed error line -> (the line's words, topic number): pasted errors are
         # spotted by the lines they share words with.
-        self.error_lines: dict[str, list[tuple[tuple[str, ...], int]]] = {}
-        for words, topic in data.get("errors", ()):
-            for word in dict.fromkeys(words):
-                self.error_lines.setdefault(word, []).append((tuple(words), topic))
+        self.error_lines: dict[str, list[tuple[tuple[str, ...], int]]] = data["error_lines"]
         self._vocab_by_len: dict[int, list[str]] = {}
         topic_ends = {len(self.topic_phrase_start), len(self.topic_entries) + 1, len(self.topics) + 1}
         phrase_count = {len(self.phrases), len(self.sorted_phrases), len(self.phrase_text), len(self.phrase_field), len(self.phrase_entry)}

@@ -31,6 +31,7 @@ FRONT_ENDS = ("advisor.tui", "advisor.commands", "advisor.cli", "advisor.__main_
 # Within a layer, a module imports only its own package; the leaves (last layer) import each other.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("advisor.learning",),
+    ("advisor.question_log",),
     ("advisor.reply", "advisor.export"),
     ("advisor.library",),
     ("advisor.decision",),

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from advisor import learning
+from advisor import learning, question_log
 from advisor.cli import main
 from advisor.knowledge.load import parse_entry
 from advisor.library import open_index
@@ -30,34 +30,34 @@ def index() -> SearchIndex:
 
 
 def _kept(folder: Path) -> list[dict[str, object]]:
-    log = folder / learning.LOG_FILE
+    log = folder / question_log.LOG_FILE
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
 
 
 def test_nothing_is_kept_until_learning_is_turned_on(index: SearchIndex, tmp_path: Path) -> None:
     reply = answer(index, OFF_TOPIC)
     assert reply.kind == NONE
-    assert not learning.note_answer(reply, str(tmp_path))
-    assert not learning.note_choice(OFF_TOPIC, "vi", "mig", str(tmp_path))
+    assert not question_log.note_answer(reply, str(tmp_path))
+    assert not question_log.note_choice(OFF_TOPIC, "vi", "mig", str(tmp_path))
     assert list(tmp_path.iterdir()) == []
-    learning.switch(True, str(tmp_path))
-    assert learning.note_answer(reply, str(tmp_path))
-    learning.switch(False, str(tmp_path))
-    assert not learning.note_answer(reply, str(tmp_path))
+    question_log.switch(True, str(tmp_path))
+    assert question_log.note_answer(reply, str(tmp_path))
+    question_log.switch(False, str(tmp_path))
+    assert not question_log.note_answer(reply, str(tmp_path))
     assert [record["q"] for record in _kept(tmp_path)] == [OFF_TOPIC]  # turning off keeps what was kept
 
 
 def test_only_poor_answers_and_choices_are_kept(index: SearchIndex, tmp_path: Path) -> None:
     folder = str(tmp_path)
-    learning.switch(True, folder)
+    question_log.switch(True, folder)
     well = answer(index, "what is mig")
-    assert well.kind == KNOWLEDGE and well.article is not None and well.article.score >= learning.WELL_ANSWERED
+    assert well.kind == KNOWLEDGE and well.article is not None and well.article.score >= question_log.WELL_ANSWERED
     doubtful = answer(index, "pod ko chay vi thieu gpu")
-    assert doubtful.kind == KNOWLEDGE and doubtful.article is not None and doubtful.article.score < learning.WELL_ANSWERED
+    assert doubtful.kind == KNOWLEDGE and doubtful.article is not None and doubtful.article.score < question_log.WELL_ANSWERED
     provider = answer(index, "does gke support mig")
     assert provider.kind == CATALOGUE
-    assert [learning.note_answer(reply, folder) for reply in (well, doubtful, provider, answer(index, OFF_TOPIC))] == [False, True, False, True]
-    assert learning.note_choice("gpu chia nho", "vi", "mig", folder)
+    assert [question_log.note_answer(reply, folder) for reply in (well, doubtful, provider, answer(index, OFF_TOPIC))] == [False, True, False, True]
+    assert question_log.note_choice("gpu chia nho", "vi", "mig", folder)
     kept = _kept(tmp_path)
     assert [(record["q"], record["lang"], record["picked"]) for record in kept] == [
         ("pod ko chay vi thieu gpu", "vi", None),
@@ -65,24 +65,24 @@ def test_only_poor_answers_and_choices_are_kept(index: SearchIndex, tmp_path: Pa
         ("gpu chia nho", "vi", "mig"),
     ]
     assert all(str(record["when"]).startswith("20") for record in kept)
-    assert (tmp_path / learning.LOG_FILE).stat().st_mode & 0o077 == 0  # questions are the user's own
+    assert (tmp_path / question_log.LOG_FILE).stat().st_mode & 0o077 == 0  # questions are the user's own
 
 
 def test_the_log_stops_growing_at_its_cap_and_a_log_that_cannot_be_written_costs_nothing(index: SearchIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = str(tmp_path)
-    learning.switch(True, folder)
-    monkeypatch.setattr(learning, "MAX_LOG_BYTES", 200)
+    question_log.switch(True, folder)
+    monkeypatch.setattr(question_log, "MAX_LOG_BYTES", 200)
     reply = answer(index, OFF_TOPIC)
-    assert learning.note_answer(reply, folder)
-    assert not learning.note_answer(reply, folder)  # a second line would pass 200 bytes
+    assert question_log.note_answer(reply, folder)
+    assert not question_log.note_answer(reply, folder)  # a second line would pass 200 bytes
     assert len(_kept(tmp_path)) == 1
-    (tmp_path / learning.LOG_FILE).unlink()
-    (tmp_path / learning.LOG_FILE).mkdir()  # in the way
-    assert not learning.note_answer(reply, folder)
+    (tmp_path / question_log.LOG_FILE).unlink()
+    (tmp_path / question_log.LOG_FILE).mkdir()  # in the way
+    assert not question_log.note_answer(reply, folder)
 
 
 def test_a_damaged_line_is_skipped_with_its_line_number(tmp_path: Path) -> None:
-    log = tmp_path / learning.LOG_FILE
+    log = tmp_path / question_log.LOG_FILE
     log.write_text('{"q": "first", "lang": "en", "picked": null, "when": "x"}\nnot json\n\n{"q": 3}\n{"q": "second", "picked": "mig"}\n', encoding="utf-8")
     logged, problems = learning.read_log(str(log))
     assert [(item.line, item.question, item.lang, item.picked) for item in logged] == [(1, "first", "en", None), (5, "second", None, "mig")]
@@ -191,7 +191,7 @@ def test_on_ask_review_add_and_clear_from_the_command_line(capsys: pytest.Captur
 
     assert _run(capsys, "off", "--lang", "en")[1].startswith("Learning is off. The 1 question(s)")
     assert _run(capsys, "clear", "--lang", "en")[1] == "Removed the 1 question(s) that were kept.\n"
-    assert not (config / learning.LOG_FILE).exists()
+    assert not (config / question_log.LOG_FILE).exists()
 
 
 @pytest.mark.parametrize(
@@ -216,4 +216,4 @@ def test_the_bundled_knowledge_is_never_written(capsys: pytest.CaptureFixture[st
 
 def test_asking_with_learning_off_creates_no_file(tmp_path: Path, tiny_kb: Path) -> None:
     main(["ask", "--kb", str(tiny_kb), "oven too cold for neapolitan crust"])
-    assert not os.path.exists(os.path.join(config_root(), learning.LOG_FILE))
+    assert not os.path.exists(os.path.join(config_root(), question_log.LOG_FILE))

@@ -66,7 +66,7 @@ def run_ask(args: argparse.Namespace) -> int:
         reply = answer_paste(index, question, args.lang)
     else:
         reply = answer(index, question, args.lang, limit=top)
-        from advisor.learning import note_answer
+        from advisor.question_log import note_answer
 
         note_answer(reply)  # kept for review when learning is on and the answer was poor
     if reply.outcome.truncated:

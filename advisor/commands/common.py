@@ -8,15 +8,14 @@ the everyday command lines from the same records without importing argparse.
 from __future__ import annotations
 
 import sys
-from collections import namedtuple
 
 from advisor.problems import UsageError
 
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Iterable
-    from typing import TextIO
+    from collections.abc import Callable, Iterable
+    from typing import Any, TextIO
 
     from advisor.problems import Problem
 
@@ -28,17 +27,26 @@ FLAG = "flag"  # nothing: present or not
 REPEATED = "repeated"  # a value each time it is given, collected in a list
 
 
-# namedtuples, not dataclasses: see `advisor.problems.Problem`.
-class Option(namedtuple("Option", ("names", "kind", "help", "metavar", "default"), defaults=(None, None))):
+# Plain classes with slots, not namedtuples or dataclasses: `advisor ask` imports this module, and
+# making a namedtuple class costs a tenth of a millisecond (`advisor.problems.Problem`). Read-only
+# by convention: they are declarations.
+class Option:
     """An option: its `names` ("-o", "--output"), what it takes (`kind`: FLAG, REPEATED, str,
     int, or a tuple of choices), the label key of its `help`, its `metavar` and its `default`."""
 
-    __slots__ = ()
+    __slots__ = ("names", "kind", "help", "metavar", "default")
+
+    def __init__(self, names: tuple[str, ...], kind: object, help: str, metavar: str | None = None, default: object = None) -> None:
+        self.names = names
+        self.kind = kind
+        self.help = help
+        self.metavar = metavar
+        self.default = default
 
     @property
     def dest(self) -> str:
         """The attribute the value is stored under, as argparse names it."""
-        return str(self.names[-1]).lstrip("-").replace("-", "_")
+        return self.names[-1].lstrip("-").replace("-", "_")
 
     def initial(self) -> object:
         """The value when the option is not given (a new list for a repeated option)."""
@@ -47,14 +55,24 @@ class Option(namedtuple("Option", ("names", "kind", "help", "metavar", "default"
         return False if self.kind == FLAG else [] if self.kind == REPEATED else None
 
 
-class Command(namedtuple("Command", ("name", "run", "options", "words", "count", "epilog", "help_values"), defaults=(None, 0, None, None))):
+class Command:
     """A command: its `name`, the function that `run`s it with the parsed arguments, its
     `options`, and the words it takes: stored under `words`, `count` of them (1, or "*" for any
     number; none when `words` is None). Its help texts are the label keys `cli_help_<name>`,
     `cli_desc_<name>`, `cli_arg_<name>_<words>` and `epilog`; `help_values` is a function giving
     values to fill into them, called only when the parser is built."""
 
-    __slots__ = ()
+    __slots__ = ("name", "run", "options", "words", "count", "epilog", "help_values")
+
+    def __init__(self, name: str, run: Callable[[Any], int], options: tuple[Option, ...], words: str | None = None, count: int | str = 0,
+                 epilog: str | None = None, help_values: Callable[[], dict[str, str]] | None = None) -> None:
+        self.name = name
+        self.run = run
+        self.options = options
+        self.words = words
+        self.count = count
+        self.epilog = epilog
+        self.help_values = help_values
 
 
 KB_OPTION = Option(("--kb",), str, "cli_arg_kb", "DIR")

@@ -21,21 +21,23 @@ if TYPE_CHECKING:
 
 
 def run(args: argparse.Namespace) -> int:
-    from advisor import learning
+    from advisor import question_log
     from advisor.i18n import default_language, t
+    from advisor.learning import read_log
 
     lang = args.lang or default_language()
     action, *rest = args.words or ["review"]
     if action in ("on", "off", "clear") and not rest:
-        logged, _ = learning.read_log(learning.log_path())
+        path = question_log.log_path()
+        logged, _ = read_log(path)
         if action == "clear":
-            if os.path.lexists(learning.log_path()):
-                os.remove(learning.log_path())
+            if os.path.lexists(path):
+                os.remove(path)
             print(t("learn_cleared", lang, count=len(logged)))
         else:
-            learning.switch(action == "on")
+            question_log.switch(action == "on")
             key = "learn_turned_on" if action == "on" else "learn_turned_off"
-            print(t(key, lang, path=learning.log_path(), threshold=round(learning.WELL_ANSWERED), count=len(logged)))
+            print(t(key, lang, path=path, threshold=round(question_log.WELL_ANSWERED), count=len(logged)))
         return 0
     if action == "add" and rest:
         return _add(args, rest, lang)
@@ -45,27 +47,28 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _proposals(args: argparse.Namespace) -> tuple[SearchIndex, list[Proposal], int, int]:
-    from advisor import learning
+    from advisor.learning import read_log, review
     from advisor.library import open_index
+    from advisor.question_log import log_path
 
-    logged, problems = learning.read_log(learning.log_path())
+    logged, problems = read_log(log_path())
     report_problems(problems)
     index = open_index(kb_root(args))
-    proposals, answered_now = learning.review(index, logged)
+    proposals, answered_now = review(index, logged)
     return index, proposals, len(logged), answered_now
 
 
 def _review(args: argparse.Namespace, lang: str) -> int:
-    from advisor import learning
+    from advisor import question_log
     from advisor.i18n import t
     from advisor.textnorm import json_dumps, strip_terminal_escapes
 
-    on = learning.is_on()
+    on = question_log.is_on()
     _, proposals, logged, answered_now = _proposals(args)
     if args.json:
         print(json_dumps({
             "learning": on,
-            "log": learning.log_path(),
+            "log": question_log.log_path(),
             "logged": logged,
             "answered_well_now": answered_now,
             "proposals": [
@@ -74,7 +77,7 @@ def _review(args: argparse.Namespace, lang: str) -> int:
             ],
         }, indent=2))
         return 0
-    out = [t("learn_on" if on else "learn_off", lang, path=learning.log_path())]
+    out = [t("learn_on" if on else "learn_off", lang, path=question_log.log_path())]
     out.append(t("learn_summary", lang, logged=logged, answered=answered_now, proposals=len(proposals)))
     heading: tuple[str | None, str] | None = None
     for proposal in proposals:

@@ -62,12 +62,12 @@ async def test_with_learning_on_the_question_and_the_choice_made_for_it_are_kept
     import json
     from pathlib import Path
 
-    from advisor import learning
+    from advisor import question_log
 
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(80, 24)):
         assert "Learning is on" not in str(app.screen.query_one("#welcome", Static).render())
-    learning.switch(True)
+    question_log.switch(True)
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
         assert "Learning is on" in str(app.screen.query_one("#welcome", Static).render())
@@ -78,7 +78,7 @@ async def test_with_learning_on_the_question_and_the_choice_made_for_it_are_kept
         await pilot.press("enter")
         await pilot.pause()
         chosen = choices.options[1].id
-    kept = [json.loads(line) for line in Path(learning.log_path()).read_text(encoding="utf-8").splitlines()]
+    kept = [json.loads(line) for line in Path(question_log.log_path()).read_text(encoding="utf-8").splitlines()]
     assert [(record["q"], record["picked"]) for record in kept] == [("gpu", None), ("gpu", chosen)]
 
 

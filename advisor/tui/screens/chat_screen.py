@@ -13,8 +13,8 @@ from textual.widget import Widget
 from textual.widgets import Header, Static
 
 from advisor.i18n import t
-from advisor.learning import is_on as is_learning_on
-from advisor.learning import note_answer, note_choice
+from advisor.question_log import is_on as is_learning_on
+from advisor.question_log import note_answer, note_choice
 from advisor.reply import Article, answer, entry_article
 from advisor.search.rank import MAX_QUERY_CHARS
 from advisor.textnorm import strip_terminal_escapes as clean

@@ -11,6 +11,7 @@ questions can hold what users would not want kept.
 from __future__ import annotations
 
 import os
+import stat
 import time
 
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
@@ -85,10 +86,12 @@ def _append(question: str, lang: str | None, picked: str | None, folder: str | N
     record = {"when": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "q": question[:MAX_QUESTION_CHARS], "lang": lang, "picked": picked}
     data = (json_dumps(record) + "\n").encode("utf-8")
     try:
-        handle = os.open(log_path(folder), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        # Non-blocking: a FIFO in the log's place fails at once rather than hang the answer.
+        handle = os.open(log_path(folder), os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o600)
         try:
-            if os.fstat(handle).st_size + len(data) > MAX_LOG_BYTES:
-                return False
+            info = os.fstat(handle)
+            if not stat.S_ISREG(info.st_mode) or info.st_size + len(data) > MAX_LOG_BYTES:
+                return False  # a device or a terminal in its place is never written to
             os.write(handle, data)  # one write in append mode: lines of two processes never mix
         finally:
             os.close(handle)

@@ -68,7 +68,7 @@ def test_only_poor_answers_and_choices_are_kept(index: SearchIndex, tmp_path: Pa
     assert (tmp_path / question_log.LOG_FILE).stat().st_mode & 0o077 == 0  # questions are the user's own
 
 
-def test_the_log_stops_growing_at_its_cap_and_a_log_that_cannot_be_written_costs_nothing(index: SearchIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_log_stops_growing_at_its_cap_and_a_log_that_cannot_be_written_costs_nothing_and_never_hangs(index: SearchIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = str(tmp_path)
     question_log.switch(True, folder)
     monkeypatch.setattr(question_log, "MAX_LOG_BYTES", 200)
@@ -78,6 +78,12 @@ def test_the_log_stops_growing_at_its_cap_and_a_log_that_cannot_be_written_costs
     assert len(_kept(tmp_path)) == 1
     (tmp_path / question_log.LOG_FILE).unlink()
     (tmp_path / question_log.LOG_FILE).mkdir()  # in the way
+    assert not question_log.note_answer(reply, folder)
+    (tmp_path / question_log.LOG_FILE).rmdir()
+    os.mkfifo(tmp_path / question_log.LOG_FILE)  # would block a plain open for writing forever
+    assert not question_log.note_answer(reply, folder)
+    (tmp_path / question_log.LOG_FILE).unlink()
+    (tmp_path / question_log.LOG_FILE).symlink_to("/dev/null")  # not a regular file: never written
     assert not question_log.note_answer(reply, folder)
 
 

@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     from advisor.learning import read_log
 
     lang = args.lang or default_language()
-    action, *rest = args.words or ["review"]
+    action, *rest = args.action or ["review"]
     if action in ("on", "off", "clear") and not rest:
         path = question_log.log_path()
         logged, _ = read_log(path)
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     if action == "add" and rest:
         return _add(args, rest, lang)
     if action != "review" or rest:
-        raise UsageError("err_learn_action", word=" ".join(args.words))
+        raise UsageError("err_learn_action", word=" ".join(args.action))
     return _review(args, lang)
 
 
@@ -107,7 +107,7 @@ def _add(args: argparse.Namespace, numbers: list[str], lang: str) -> int:
     try:
         wanted = [int(number) for number in numbers]
     except ValueError:
-        raise UsageError("err_learn_action", word=" ".join(args.words)) from None
+        raise UsageError("err_learn_action", word=" ".join(args.action)) from None
     index, proposals, _, _ = _proposals(args)
     by_line = {line: proposal for proposal in proposals for line in proposal.lines}
     for number in wanted:
@@ -135,7 +135,7 @@ COMMAND_LINES = (
         "learn",
         run,
         (Option(("--entry",), str, "cli_arg_learn_entry", "ID"), JSON_OPTION, lang_option("cli_arg_lang_interface"), KB_OPTION),
-        "words",
+        "action",
         "*",
     ),
 )

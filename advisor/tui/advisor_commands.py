@@ -1,4 +1,4 @@
-"""The command palette's commands (Ctrl+P): ask, guide, export, language, theme, help, quit."""
+"""The command palette's commands (Ctrl+P): ask, guide, export, language, theme, learning, help, quit."""
 
 from __future__ import annotations
 
@@ -35,6 +35,7 @@ class AdvisorCommands(Provider):
             (t("tui_cmd_export", lang), app.action_export, t("tui_cmd_export_help", lang)),
             (t("tui_cmd_language", lang), app.action_toggle_language, t("tui_cmd_language_help", lang)),
             (t("tui_cmd_theme", lang), app.action_change_theme, t("tui_cmd_theme_help", lang)),
+            (t("tui_cmd_learning_off" if app.learning else "tui_cmd_learning_on", lang), app.action_toggle_learning, t("tui_cmd_learning_help", lang)),
             (t("tui_cmd_help", lang), app.action_help, t("tui_cmd_help_help", lang)),
             (t("tui_cmd_quit", lang), app.action_quit, t("tui_cmd_quit_help", lang)),
         ]

@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 
+from advisor import question_log
 from advisor.i18n import default_language, t
 from advisor.search.index import SearchIndex
 from advisor.problems import AdvisorError, DataError
@@ -67,6 +68,9 @@ class AdvisorApp(App[None]):
     lang: reactive[str] = reactive("en", init=False)
     """Interface language ("en" or "vi"); screens and the footer watch it."""
 
+    learning: reactive[bool] = reactive(False, init=False)
+    """Whether questions answered poorly are kept for review (`advisor learn`); the chat watches it."""
+
     def __init__(
         self,
         kb: Path | None = None,
@@ -95,6 +99,7 @@ class AdvisorApp(App[None]):
         self.settings = loaded.settings
         self._loaded_settings = loaded  # its problem is shown once the app is up
         self.set_reactive(AdvisorApp.lang, lang or self.settings.lang)
+        self.set_reactive(AdvisorApp.learning, question_log.is_on(str(self.config_folder)))
         if self.settings.theme and self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
 
@@ -269,6 +274,16 @@ class AdvisorApp(App[None]):
         """Ctrl+L: switch between English and Vietnamese (remembered for next time)."""
         self.lang = "vi" if self.lang == "en" else "en"
         self.notify(t("tui_language_now", self.lang))
+
+    def action_toggle_learning(self) -> None:
+        """From the palette: keep the questions answered poorly, or stop (as `advisor learn on/off`)."""
+        try:
+            question_log.switch(not self.learning, str(self.config_folder))
+        except OSError as error:
+            self.notify(f"{error.strerror or error}: {self.config_folder}", severity="error")
+            return
+        self.learning = not self.learning
+        self.notify(t("tui_learning_now_on" if self.learning else "tui_learning_now_off", self.lang, path=question_log.log_path(str(self.config_folder))))
 
     # Navigation -------------------------------------------------------------------------------
 

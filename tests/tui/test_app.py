@@ -103,6 +103,25 @@ async def test_command_palette_switches_language(kb_index: SearchIndex) -> None:
         assert app.lang == "vi"
 
 
+async def test_command_palette_turns_learning_on_and_off(kb_index: SearchIndex, tmp_path: Path) -> None:
+    from textual.widgets import Static
+
+    from advisor import question_log
+
+    app = AdvisorApp(index=kb_index, lang="en", config=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for command, now_on in (("tui_cmd_learning_on", True), ("tui_cmd_learning_off", False)):
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            app.screen.query_one(Input).value = t(command, "en")
+            await pilot.pause(0.3)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.learning is now_on and question_log.is_on(str(tmp_path)) is now_on
+            welcome = str(app.screen.query_one("#welcome", Static).render())
+            assert ("Learning is on" in welcome) is now_on
+
+
 async def test_command_palette_offers_ask_guide_export_language_theme(kb_index: SearchIndex) -> None:
     from advisor.tui.advisor_commands import AdvisorCommands
 

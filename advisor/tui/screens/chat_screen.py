@@ -13,7 +13,6 @@ from textual.widget import Widget
 from textual.widgets import Header, Static
 
 from advisor.i18n import t
-from advisor.question_log import is_on as is_learning_on
 from advisor.question_log import note_answer, note_choice
 from advisor.reply import Article, answer, entry_article
 from advisor.search.rank import MAX_QUERY_CHARS
@@ -63,13 +62,13 @@ class ChatScreen(AdvisorScreen[None]):
         yield AskBar(self.advisor.suggester, lang=lang, id="ask")
         yield LocalizedFooter()
 
-    @staticmethod
-    def _welcome(lang: str) -> str:
+    def _welcome(self, lang: str) -> str:
         """The welcome, saying so when questions are being kept (the user should never wonder)."""
-        return t("tui_welcome", lang) + ("\n\n" + t("tui_learning_on", lang) if is_learning_on() else "")
+        return t("tui_welcome", lang) + ("\n\n" + t("tui_learning_on", lang) if self.advisor.learning else "")
 
     def on_mount(self) -> None:
         self.watch(self.app, "lang", self._relabel, init=False)
+        self.watch(self.app, "learning", lambda _: self.query_one("#welcome", Static).update(self._welcome(self.advisor.lang)), init=False)
         if self.advisor.suggester is None:
             self.run_worker(self._suggestions_when_ready(), group="knowledge")
 
@@ -158,7 +157,7 @@ class ChatScreen(AdvisorScreen[None]):
         lang = self.advisor.lang
         reply = answer(self.advisor.index, text, default_lang=lang, topic=topic)
         if topic is None:  # typed, not a known phrasing picked while typing
-            note_answer(reply)
+            note_answer(reply, str(self.advisor.config_folder))
         if reply.outcome.truncated:
             self.notify(t("query_truncated", lang, limit=MAX_QUERY_CHARS), severity="warning")
         if reply.article is not None:
@@ -170,7 +169,7 @@ class ChatScreen(AdvisorScreen[None]):
     async def _topic_chosen(self, event: TopicChosen) -> None:
         event.stop()
         if event.question:
-            note_choice(event.question, event.lang, event.topic)
+            note_choice(event.question, event.lang, event.topic, str(self.advisor.config_folder))
         await self.show_topic(event.topic, event.lang)
 
     async def show_topic(self, topic: str, lang: str | None) -> None:

@@ -114,11 +114,13 @@ def add_question(path: Path, question: str) -> None:
 
     text = read_text(path)
     lines = text.splitlines(keepends=True)
-    start = next((number for number, line in enumerate(lines) if line.rstrip() == "questions:"), None)
+    # The front matter: from the first line to the next "---" line (the body is never touched).
+    closing = next((number for number, line in enumerate(lines[1:], start=1) if line.strip() == "---"), 0)
+    start = next((number for number in range(1, closing) if lines[number].rstrip() == "questions:"), None)
     if start is None:
         raise InvalidInput(f"{path}: no block 'questions:' list in the front matter; add the question by hand")
     end = start + 1
-    while end < len(lines) and (lines[end].startswith((" ", "\t", "-")) or not lines[end].strip()):
+    while end < closing and (lines[end].startswith((" ", "\t", "- ")) or not lines[end].strip()):
         end += 1
     while not lines[end - 1].strip():
         end -= 1

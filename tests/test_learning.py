@@ -131,6 +131,15 @@ def test_an_added_question_lands_at_the_end_of_the_list_and_reads_back(tmp_path:
     assert path.read_text(encoding="utf-8") == after
 
 
+def test_a_list_right_before_the_end_of_the_front_matter_is_extended_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "en" / "oven.md"
+    path.parent.mkdir()
+    path.write_text("---\nid: oven\nlang: en\ntitle: Oven\nkeywords: [oven]\nrelated: []\nsources:\n  - \"seed: test\"\nquestions:\n- how hot\n- fuel\n- temperature\n- wood\n---\nquestions:\n- not front matter\n", encoding="utf-8")
+    learning.add_question(path, "gas or wood")
+    text = path.read_text(encoding="utf-8")
+    assert text.endswith('- wood\n- "gas or wood"\n---\nquestions:\n- not front matter\n')
+
+
 @pytest.mark.parametrize(
     "front",
     ['questions: ["how hot", "fuel", "temperature", "wood"]\n', "keywords: [oven]\n"],
@@ -139,9 +148,9 @@ def test_an_added_question_lands_at_the_end_of_the_list_and_reads_back(tmp_path:
 def test_a_list_that_cannot_be_extended_safely_is_left_alone(tmp_path: Path, front: str) -> None:
     path = tmp_path / "en" / "oven.md"
     path.parent.mkdir()
-    path.write_text(f"---\nid: oven\nlang: en\ntitle: Oven\n{front}keywords: [oven]\nsources:\n  - \"seed: test\"\n---\nBody.\n", encoding="utf-8")
+    path.write_text(f"---\nid: oven\nlang: en\ntitle: Oven\n{front}related: []\nsources:\n  - \"seed: test\"\n---\nBody.\n", encoding="utf-8")
     before = path.read_bytes()
-    with pytest.raises(InvalidInput, match="by hand"):
+    with pytest.raises(InvalidInput, match="no block 'questions:' list"):
         learning.add_question(path, "a new question")
     assert path.read_bytes() == before
 

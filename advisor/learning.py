@@ -112,7 +112,10 @@ def add_question(path: Path, question: str) -> None:
     from advisor.problems import InvalidInput
     from advisor.textnorm import json_dumps
 
-    text = read_text(path)
+    try:
+        text = read_text(path)
+    except ValueError as error:  # removed or replaced since the index was built
+        raise InvalidInput(f"{path}: {error}") from None
     lines = text.splitlines(keepends=True)
     # The front matter: from the first line to the next "---" line (the body is never touched).
     closing = next((number for number, line in enumerate(lines[1:], start=1) if line.strip() == "---"), 0)

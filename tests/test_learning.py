@@ -224,6 +224,14 @@ def test_misuse_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], tiny_
     assert err.count("\n") == 1 and message in err
 
 
+def test_an_entry_file_gone_or_replaced_is_refused_in_one_line(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInput, match="cannot read file"):
+        learning.add_question(tmp_path / "gone.md", "a question")
+    (tmp_path / "folder.md").mkdir()
+    with pytest.raises(InvalidInput, match="not a regular file|cannot read file"):
+        learning.add_question(tmp_path / "folder.md", "a question")
+
+
 def test_the_bundled_knowledge_is_never_written(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(capsys, "add", "1", "--lang", "en")
     assert code == 2 and "bundled knowledge" in err and "--kb" in err

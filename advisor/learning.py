@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections import namedtuple
 
+from advisor.i18n import LANGUAGES
 from advisor.problems import Problem
 from advisor.question_log import MAX_LOG_BYTES, WELL_ANSWERED
 
@@ -66,7 +67,7 @@ def read_log(path: str) -> tuple[list[Logged], list[Problem]]:
             problems.append(Problem(path, number, "not a logged question; skipped", warning=True))
             continue
         lang, picked, when = (record.get(key) for key in ("lang", "picked", "when"))
-        logged.append(Logged(number, question.strip(), lang if isinstance(lang, str) else None, picked if isinstance(picked, str) else None, when if isinstance(when, str) else ""))
+        logged.append(Logged(number, question.strip(), lang if lang in LANGUAGES else None, picked if isinstance(picked, str) else None, when if isinstance(when, str) else ""))
     return logged, problems
 
 

@@ -89,7 +89,7 @@ def test_the_log_stops_growing_at_its_cap_and_a_log_that_cannot_be_written_costs
 
 def test_a_damaged_line_is_skipped_with_its_line_number(tmp_path: Path) -> None:
     log = tmp_path / question_log.LOG_FILE
-    log.write_text('{"q": "first", "lang": "en", "picked": null, "when": "x"}\nnot json\n\n{"q": 3}\n{"q": "second", "picked": "mig"}\n', encoding="utf-8")
+    log.write_text('{"q": "first", "lang": "en", "picked": null, "when": "x"}\nnot json\n\n{"q": 3}\n{"q": "second", "picked": "mig", "lang": "\\u001b[31mvi"}\n', encoding="utf-8")
     logged, problems = learning.read_log(str(log))
     assert [(item.line, item.question, item.lang, item.picked) for item in logged] == [(1, "first", "en", None), (5, "second", None, "mig")]
     assert [(problem.line, problem.warning) for problem in problems] == [(2, True), (4, True)]

@@ -3,9 +3,9 @@
 Every front end opens the index here, so the cached file always carries the provider catalogue:
 a warm `advisor ask` answers a provider question, and `advisor providers` or an export lists the
 providers that fit, without reading YAML (`advisor providers` reads `providers.yaml` only when the
-cache is not current, rather than build the whole index to reach it). Decision trees are cached beside the index once they
-have been validated: walking every path of the bundled tree to prove it sound costs more than a
-whole `advisor recommend` otherwise does.
+cache is not current, rather than build the whole index to reach it). Decision trees are cached
+beside the index once they have been validated: walking every path of the bundled tree to prove
+it sound costs more than a whole `advisor recommend` otherwise does.
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ import os
 import stat
 import time
 
+from advisor.paths import config_root
+
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
     from advisor.reply import Reply
@@ -30,19 +32,13 @@ MAX_LOG_BYTES = 5_000_000
 MAX_QUESTION_CHARS = 500
 
 
-def config_folder() -> str:
-    from advisor.paths import config_root
-
-    return config_root()
-
-
 def is_on(folder: str | None = None) -> bool:
-    return os.path.exists(os.path.join(folder or config_folder(), SWITCH_FILE))
+    return os.path.exists(os.path.join(folder or config_root(), SWITCH_FILE))
 
 
 def switch(on: bool, folder: str | None = None) -> None:
     """Turn learning on or off; the questions already logged stay until `clear`."""
-    folder = folder or config_folder()
+    folder = folder or config_root()
     path = os.path.join(folder, SWITCH_FILE)
     if on:
         os.makedirs(folder, exist_ok=True)
@@ -53,7 +49,7 @@ def switch(on: bool, folder: str | None = None) -> None:
 
 
 def log_path(folder: str | None = None) -> str:
-    return os.path.join(folder or config_folder(), LOG_FILE)
+    return os.path.join(folder or config_root(), LOG_FILE)
 
 
 def note_answer(reply: Reply, folder: str | None = None) -> bool:
@@ -78,7 +74,7 @@ def note_choice(question: str, lang: str | None, entry: str, folder: str | None 
 
 
 def _append(question: str, lang: str | None, picked: str | None, folder: str | None) -> bool:
-    folder = folder or config_folder()
+    folder = folder or config_root()
     if not is_on(folder):
         return False
     from advisor.textnorm import json_dumps

@@ -232,6 +232,19 @@ def test_an_entry_file_gone_or_replaced_is_refused_in_one_line(tmp_path: Path) -
         learning.add_question(tmp_path / "folder.md", "a question")
 
 
+def test_an_entry_that_cannot_take_the_question_is_one_error_line(capsys: pytest.CaptureFixture[str], tiny_kb: Path) -> None:
+    question_log.switch(True)
+    main(["ask", "--kb", str(tiny_kb), "oven too cold for neapolitan crust"])
+    entry = tiny_kb / "en" / "pizza-oven.md"
+    text = entry.read_text(encoding="utf-8")
+    start, end = text.index("questions:"), text.index("keywords:")
+    entry.write_text(text[:start] + 'questions: ["how hot is a pizza oven", "wood fired oven temperature", "pizza oven fuel", "neapolitan pizza baking"]\n' + text[end:], encoding="utf-8")
+    capsys.readouterr()
+    code, out, err = _run(capsys, "add", "1", "--kb", str(tiny_kb), "--lang", "en")
+    assert code == 2 and out == ""
+    assert err.startswith("advisor: error: ") and err.count("\n") == 1 and "add the question by hand" in err
+
+
 def test_the_bundled_knowledge_is_never_written(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(capsys, "add", "1", "--lang", "en")
     assert code == 2 and "bundled knowledge" in err and "--kb" in err

@@ -7,7 +7,6 @@ one is written into an entry are `advisor.learning`'s.
 from __future__ import annotations
 
 import os
-import sys
 
 from advisor.commands.common import JSON_OPTION, KB_OPTION, Command, Option, kb_root, lang_option, report_problems
 from advisor.problems import UsageError
@@ -99,7 +98,6 @@ def _add(args: argparse.Namespace, numbers: list[str], lang: str) -> int:
     from advisor.i18n import t
     from advisor.learning import add_question
     from advisor.paths import bundled_knowledge_dir
-    from advisor.problems import InvalidInput
 
     root = kb_root(args)
     if os.path.realpath(root) == os.path.realpath(bundled_knowledge_dir()):
@@ -121,11 +119,7 @@ def _add(args: argparse.Namespace, numbers: list[str], lang: str) -> int:
         if entry is None:
             raise UsageError("err_learn_unknown_entry", entry=entry_id, path=root)
         path = Path(index.meta(entry).path)
-        try:
-            add_question(path, proposal.question)
-        except InvalidInput as error:
-            print(str(error), file=sys.stderr)
-            return 2
+        add_question(path, proposal.question)  # InvalidInput: one error line, exit 2 (advisor.cli)
         print(t("learn_added", lang, path=path, question=proposal.question))
     return 0
 

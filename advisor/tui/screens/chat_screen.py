@@ -66,9 +66,12 @@ class ChatScreen(AdvisorScreen[None]):
         """The welcome, saying so when questions are being kept (the user should never wonder)."""
         return t("tui_welcome", lang) + ("\n\n" + t("tui_learning_on", lang) if self.advisor.learning else "")
 
+    def _show_welcome(self, _: object = None) -> None:
+        self.query_one("#welcome", Static).update(self._welcome(self.advisor.lang))
+
     def on_mount(self) -> None:
         self.watch(self.app, "lang", self._relabel, init=False)
-        self.watch(self.app, "learning", lambda _: self.query_one("#welcome", Static).update(self._welcome(self.advisor.lang)), init=False)
+        self.watch(self.app, "learning", self._show_welcome, init=False)
         if self.advisor.suggester is None:
             self.run_worker(self._suggestions_when_ready(), group="knowledge")
 
@@ -78,7 +81,7 @@ class ChatScreen(AdvisorScreen[None]):
         self.query_one(AskBar).use(self.advisor.suggester)
 
     def _relabel(self, lang: str) -> None:
-        self.query_one("#welcome", Static).update(self._welcome(lang))
+        self._show_welcome()
         self.query_one(AskBar).lang = lang
         for card in self.query(AnswerCard):
             card.relabel(lang)

@@ -17,11 +17,10 @@ from advisor.textnorm import json_dumps, shown, strip_terminal_escapes
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
     import argparse
-    from typing import Any, TextIO
+    from typing import TextIO
 
     from advisor.decision.recommend import Recommendation
     from advisor.decision.tree import Question, Tree
-
 
 
 # ----------------------------------------------------------------------------- shared

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from textual.widgets import Button, Input
 
-from advisor.decision.session import Session, complete, save_session
+from advisor.decision.session import complete, save_session
 from advisor.decision.validate import bundled_tree_path, load_tree
 from advisor.search.index import SearchIndex
 from advisor.tui.app import AdvisorApp
@@ -84,7 +84,7 @@ async def test_escape_on_a_resumed_summary_goes_to_the_chat_and_ctrl_g_comes_bac
 async def test_ctrl_t_leaves_the_wizard_for_the_chat_keeping_the_answers(kb_index: SearchIndex) -> None:
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
-        wizard = await start_wizard(pilot)
+        await start_wizard(pilot)
         await pilot.press("1", "1")  # two answers
         assert _footer_actions(app)["app.ask"] == "ctrl+t"
         await pilot.press("ctrl+t")

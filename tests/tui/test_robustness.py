@@ -18,7 +18,6 @@ import pytest
 from advisor.cli import main
 from advisor.search.index import SearchIndex
 from advisor.tui.app import AdvisorApp
-from advisor.tui.screens.confirm_dialog import ConfirmDialog
 from advisor.tui.screens.entry_screen import EntryScreen
 from advisor.tui.screens.export_dialog import ExportDialog
 from advisor.tui.screens.summary_screen import SummaryScreen

@@ -166,7 +166,6 @@ class WizardScreen(AdvisorScreen[None]):
     def _show_help(self, question: Question, lang: str) -> None:
         # Plain text in a Static: the tree's help is prose, and a Markdown widget per question
         # would cost tens of milliseconds on every answer.
-        tree = self.session.tree
         index = self.advisor.index
         text = clean(question.help.get(lang))
         entries: list[tuple[str, str]] = []

@@ -53,6 +53,15 @@ def test_no_confident_answer_still_lists_nearest(bundled) -> None:
     assert 1 <= len(outcome.suggestions) <= 3
 
 
+@pytest.mark.parametrize("word", ["gpu", "pod", "kubernetes", "node", "GPU GPU"])
+def test_a_lone_word_every_topic_holds_gets_choices_not_an_answer(bundled, word: str) -> None:
+    """However clearly one entry leads on it (a phrasing may be that word alone), such a word
+    names no topic; a lone word that does name one is answered."""
+    outcome = search(bundled, word)
+    assert not outcome.answered and outcome.suggestions
+    assert search(bundled, "mig").answered and search(bundled, f"{word} mig").answered
+
+
 def test_diacritics_do_not_change_the_answer(bundled) -> None:
     with_marks = search(bundled, "Làm sao chia sẻ một GPU cho nhiều mô hình suy luận nhỏ?")
     without = search(bundled, "lam sao chia se mot gpu cho nhieu mo hinh suy luan nho?")

@@ -53,6 +53,10 @@ SUGGESTIONS = 3
 # Above this many topics, very common tokens only rescore candidates found through rarer ones.
 PREFILTER_TOPICS = 2000
 COMMON_TOKEN_SHARE = 0.05
+# A question of one word that nearly every topic holds ("gpu", "pod", "kubernetes") names no
+# topic: it gets choices, not an answer. Judged only where there are enough topics to tell.
+VAGUE_TOKEN_SHARE = 0.9
+VAGUE_MIN_TOPICS = 20
 
 
 # namedtuples, not dataclasses or typing.NamedTuple: see `advisor.problems.Problem`.
@@ -235,10 +239,17 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
         plain_vietnamese=answer_lang == "vi" and all(is_vietnamese_syllable(word) for word in typed),
     )
     confidence = answer_confidence(signals)
-    # Never a tie, whatever the confidence: "gpu" alone names no one topic.
-    answered = confidence >= ANSWER_CONFIDENCE and (len(hits) < 2 or hits[0].score > hits[1].score)
+    # Never a tie, whatever the confidence, nor a lone word every topic holds.
+    answered = confidence >= ANSWER_CONFIDENCE and (len(hits) < 2 or hits[0].score > hits[1].score) and not is_vague(index, resolved)
     names = tuple(index.topics[topic] for topic in quoted)
     return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections), confidence, names, signals)
+
+
+def is_vague(index: SearchIndex, resolved: list[tuple[str, float]]) -> bool:
+    """Whether the question is one word that nearly all topics hold: "gpu" alone names no topic."""
+    if index.topic_count < VAGUE_MIN_TOPICS or len(resolved) != 1:
+        return False
+    return index.document_frequency(resolved[0][0]) >= index.topic_count * VAGUE_TOKEN_SHARE
 
 
 def is_common(index: SearchIndex, token: str) -> bool:

@@ -5,8 +5,8 @@
     python -m tests.eval.report --set real-dev --reliability     # is the confidence honest?
     python -m tests.eval.report --markdown         # the README's tables
 
-The real sets (`real-dev`, `real-test`) hold questions copied from public issue trackers and
-forums; `real-test` is reported, never tuned on. The older sets (`dev`, `holdout`, `fresh`) were
+The real sets (`real-dev`, `real-check`, `real-test`) hold questions copied from public issue
+trackers and forums; `real-test` and `real-check` are reported, never tuned on. The older sets (`dev`, `holdout`, `fresh`) were
 written here. A question is labelled with the entry that answers it (`expect`, plus rare equally
 good `also`), or null when nothing should answer. Measures:
 
@@ -31,7 +31,7 @@ from advisor.reply import KNOWLEDGE, answer
 from advisor.search.index import SearchIndex
 
 EVAL_DIR = Path(__file__).resolve().parent
-SETS = ("real-dev", "real-test", "dev", "holdout", "fresh")
+SETS = ("real-dev", "real-check", "real-test", "dev", "holdout", "fresh")
 REAL_SLICES = ("en", "vi", "vi_nodiac", "long", "offtopic")
 AUTHORED_SLICES = ("en", "vi", "vi_nodiac", "typo", "keyword", "long", "issue", "offtopic")
 LANG_OF_SLICE = {"en": "en", "typo": "en", "keyword": "en", "issue": "en", "vi": "vi", "vi_nodiac": "vi"}

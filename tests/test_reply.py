@@ -87,6 +87,18 @@ def test_an_error_word_inside_other_words_brings_no_line_to_analyse(index: Searc
     assert len(analysed) < 10
 
 
+def test_an_anchor_the_log_repeats_everywhere_does_not_hide_a_rarer_one(index: SearchIndex) -> None:
+    """A training log says "shard" on thousands of lines, more than are ever analysed: the lines
+    of the anchor it repeats least are analysed first, wherever they are in the log."""
+    from advisor.search.logs import MAX_CANDIDATE_LINES, _anchors
+
+    common = next(anchor for anchor in _anchors(index) if anchor not in {"insufficient", "available", "nodes"})
+    noise = "\n".join(f"2026-12-03T10:00:00Z step={n} {common} {n} written" for n in range(MAX_CANDIDATE_LINES + 500))
+    error = "Warning  FailedScheduling  0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
+    matches = scan_log(index, noise + "\n" + error)
+    assert [match.number for match in matches] == [MAX_CANDIDATE_LINES + 501]
+
+
 def test_timestamps_ids_and_counts_do_not_matter(index: SearchIndex) -> None:
     plain = quoted_errors(index, index.analyzer.content("0/3 nodes are available: 3 Insufficient nvidia.com/gpu"))
     noisy = quoted_errors(index, index.analyzer.content("2024-05-01T10:00:00Z pod/x-7f9c 0/12 nodes are available: 12 Insufficient nvidia.com/gpu."))

@@ -4,8 +4,9 @@ Entries list the error lines they explain (`errors:` in front matter); the index
 meaningful words ("0/3 nodes are available: 3 Insufficient nvidia.com/gpu" -> nodes available
 insufficient nvidia com gpu), so timestamps, pod names, counts and punctuation around a line do
 not matter. A log of megabytes is not analysed line by line: each error line's rarest word is an
-anchor searched in the lowered text (a C-speed substring search, kept only where it stands as a
-whole word: "space" inside "namespace" is no anchor), and only the lines holding one are analysed.
+anchor, the log is cut into lines of plain words in one pass (every byte that is not a letter or
+a digit made a space, at C speed, so "space" inside "namespace" is no anchor), and only the lines
+holding an anchor are analysed, those of the anchors this log repeats least first.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from advisor.search.errors import quoted_errors
 MAX_CANDIDATE_LINES = 5000
 MAX_SHOWN_CHARS = 300
 MIN_ANCHOR_CHARS = 4
-# An anchor found next to one of these is part of another word.
-_WORD_CHARACTERS = frozenset(WORD_CHARACTERS)
+# The lowered log's UTF-8 with every byte but letters, digits and line ends made a space.
+_PLAIN_WORDS = bytes(byte if chr(byte) in WORD_CHARACTERS or byte == 10 else 32 for byte in range(256))
 
 
 class LogMatch(namedtuple("LogMatch", ("number", "line", "topic", "words"))):
@@ -48,27 +49,28 @@ def scan_log(index: SearchIndex, text: str) -> list[LogMatch]:
     """Every line of `text` that quotes an error line an entry lists, in log order."""
     if not index.error_lines:
         return []
-    lowered = text.lower()
-    starts: set[int] = set()
-    for anchor in _anchors(index):
-        at = lowered.find(anchor)
-        while at != -1 and len(starts) < MAX_CANDIDATE_LINES:
-            after = at + len(anchor)
-            if (at and lowered[at - 1] in _WORD_CHARACTERS) or (after < len(lowered) and lowered[after] in _WORD_CHARACTERS):
-                at = lowered.find(anchor, after)  # inside a longer word: "space" in "namespace"
-                continue
-            start = lowered.rfind("\n", 0, at) + 1
-            end = lowered.find("\n", at)
-            starts.add(start)
-            at = lowered.find(anchor, len(lowered) if end == -1 else end)
+    anchors = frozenset(anchor.encode() for anchor in _anchors(index))
+    lines_of: dict[bytes, list[int]] = {}  # anchor -> numbers (0-based) of the lines holding it
+    for number, line in enumerate(text.lower().encode("utf-8", "replace").translate(_PLAIN_WORDS).split(b"\n")):
+        words = line.split()
+        if not anchors.isdisjoint(words):
+            for anchor in anchors.intersection(words):
+                lines_of.setdefault(anchor, []).append(number)
+    # An anchor this log holds on thousands of lines ("shard" in a training log) tells little:
+    # the lines of the rarer ones are analysed first, up to the cap.
+    chosen: set[int] = set()
+    for anchor in sorted(lines_of, key=lambda anchor: (len(lines_of[anchor]), anchor)):
+        chosen.update(lines_of[anchor][: MAX_CANDIDATE_LINES - len(chosen)])
+        if len(chosen) >= MAX_CANDIDATE_LINES:
+            break
+    lines = text.split("\n")
     matches: list[LogMatch] = []
-    for start in sorted(starts):
-        end = text.find("\n", start)
-        line = text[start : len(text) if end == -1 else end]
+    for number in sorted(chosen):
+        line = lines[number]
         quoted = quoted_errors(index, index.analyzer.content(line))
         if quoted:
-            topic = max(quoted, key=lambda number: (quoted[number], -number))
-            matches.append(LogMatch(text.count("\n", 0, start) + 1, " ".join(line.split())[:MAX_SHOWN_CHARS], topic, quoted[topic]))
+            topic = max(quoted, key=lambda found: (quoted[found], -found))
+            matches.append(LogMatch(number + 1, " ".join(line.split())[:MAX_SHOWN_CHARS], topic, quoted[topic]))
     return matches
 
 

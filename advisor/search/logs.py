@@ -51,8 +51,8 @@ def scan_log(index: SearchIndex, text: str) -> list[LogMatch]:
         return []
     anchors = frozenset(anchor.encode() for anchor in _anchors(index))
     lines_of: dict[bytes, list[int]] = {}  # anchor -> numbers (0-based) of the lines holding it
-    for number, line in enumerate(text.lower().encode("utf-8", "replace").translate(_PLAIN_WORDS).split(b"\n")):
-        words = line.split()
+    for number, plain in enumerate(text.lower().encode("utf-8", "replace").translate(_PLAIN_WORDS).split(b"\n")):
+        words = plain.split()
         if not anchors.isdisjoint(words):
             for anchor in anchors.intersection(words):
                 lines_of.setdefault(anchor, []).append(number)

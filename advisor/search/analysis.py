@@ -17,11 +17,11 @@ from advisor.textnorm import fold, tokens
 WORD_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789"
 # Tokens: every other byte of the folded text's UTF-8 made a space, then split (four times as fast
 # as the regular expression, over a hundred thousand entries' bodies).
-_SEPARATE = bytes(byte if chr(byte) in WORD_CHARACTERS else 32 for byte in range(256))
+SEPARATE = bytes(byte if chr(byte) in WORD_CHARACTERS else 32 for byte in range(256))
 # Between the texts of `Analyzer.content_all`: survives folding, is a token of its own that no
 # synonym phrase holds, and is kept by `_SEPARATE_KEEPING_BREAKS`.
 _BREAK = " \x00 "
-_SEPARATE_KEEPING_BREAKS = b"\x00" + _SEPARATE[1:]
+_SEPARATE_KEEPING_BREAKS = b"\x00" + SEPARATE[1:]
 # Patterns compiled on first use (by `re`'s cache): compiling each costs 0.2 ms of every
 # `advisor ask`, and few questions need them.
 _PLAIN_TOKENS = r"[a-z0-9]+(?: [a-z0-9]+)*"
@@ -50,7 +50,7 @@ class Analyzer:
                     canonical.setdefault(phrase, target)
         return cls(frozenset(stopwords), {k: tuple(v) for k, v in synonyms.items()}, canonical)
 
-    def words(self, text: str, separate: bytes = _SEPARATE) -> list[str]:
+    def words(self, text: str, separate: bytes = SEPARATE) -> list[str]:
         """All tokens after folding and synonym replacement (stop words kept)."""
         folded = fold(text)
         if "'" in folded or "’" in folded:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from advisor.search.analysis import WORD_CHARACTERS
+from advisor.search.analysis import SEPARATE
 from advisor.search.index import SearchIndex
 from advisor.search.errors import quoted_errors
 
@@ -21,8 +21,8 @@ from advisor.search.errors import quoted_errors
 MAX_CANDIDATE_LINES = 5000
 MAX_SHOWN_CHARS = 300
 MIN_ANCHOR_CHARS = 4
-# The lowered log's UTF-8 with every byte but letters, digits and line ends made a space.
-_PLAIN_WORDS = bytes(byte if chr(byte) in WORD_CHARACTERS or byte == 10 else 32 for byte in range(256))
+# The analyser's table (every byte but letters and digits made a space) keeping line ends.
+_PLAIN_WORDS = SEPARATE[:10] + b"\n" + SEPARATE[11:]
 
 
 class LogMatch(namedtuple("LogMatch", ("number", "line", "topic", "words"))):

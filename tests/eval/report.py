@@ -6,8 +6,8 @@
     python -m tests.eval.report --markdown         # the README's tables
 
 The real sets (`real-dev`, `real-check`, `real-test`) hold questions copied from public issue
-trackers and forums; `real-test` and `real-check` are reported, never tuned on. The older sets (`dev`, `holdout`, `fresh`) were
-written here. A question is labelled with the entry that answers it (`expect`, plus rare equally
+trackers and forums; `real-test` and `real-check` are reported, never tuned on. The older sets
+(`dev`, `holdout`, `fresh`) were written here. A question is labelled with the entry that answers it (`expect`, plus rare equally
 good `also`), or null when nothing should answer. Measures:
 
 - answered right: answered, and with an acceptable entry;

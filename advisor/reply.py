@@ -97,8 +97,8 @@ def answer(index: SearchIndex, question: str, lang: str | None = None, *, defaul
             score = outcome.confidence if outcome.best is not None and outcome.best.topic == topic else None
             article = with_section(index, entry_article(index, entry, score, answer_lang), outcome)
             return Reply(question, answer_lang, KNOWLEDGE, outcome, article, (), None)
-    provided, guidance = _catalogue_answer(index, question, detected or default_lang)
-    if provided is not None and guidance and outcome.answered and outcome.best is not None:
+    provided, defers = _catalogue_answer(index, question, detected or default_lang)
+    if provided is not None and defers and outcome.answered and outcome.best is not None:
         # "install the GPU Operator on EKS": the entry answers; the provider's facts come beside it.
         article = with_section(index, entry_article(index, outcome.best.entry, outcome.confidence, answer_lang), outcome)
         return Reply(question, answer_lang, KNOWLEDGE, outcome, article, (), provided)
@@ -154,7 +154,7 @@ def _entry_lang(index: SearchIndex, outcome: Outcome) -> str:
 
 def _catalogue_answer(index: SearchIndex, question: str, lang: str | None) -> tuple[ProviderAnswer | None, bool]:
     """The catalogue's answer to a provider question ("does GKE support MIG"), else None, and
-    whether the question asks for guidance rather than a fact.
+    whether a confident entry should answer it instead (`ProviderQuestion.defers_to_knowledge`).
 
     The catalogue package is imported only when the question holds one of the words every
     provider question needs (a provider's rarest alias word, or a word such as "provider"),
@@ -178,7 +178,7 @@ def _catalogue_answer(index: SearchIndex, question: str, lang: str | None) -> tu
         from advisor.i18n import default_language
 
         lang = default_language()
-    return answer_question(parsed, lang), parsed.guidance
+    return answer_question(parsed, lang), parsed.defers_to_knowledge
 
 
 # ----------------------------------------------------------------------------- entries

@@ -121,6 +121,9 @@ def test_a_log_without_known_errors_is_asked_as_a_question(index: SearchIndex) -
         ("does GKE support MIG", CATALOGUE, "provider:gke", "provider:gke"),
         ("nên dùng EKS hay tự dựng", KNOWLEDGE, "managed-vs-self-run", "provider:eks"),
         ("install gpu operator on eks", KNOWLEDGE, None, "provider:eks"),
+        # A provider named in passing: the question is about what the rest of it says.
+        ("cluster autoscaler never scales up the gpu node group on eks", KNOWLEDGE, "gpu-node-autoscaling", "provider:eks"),
+        ("spot gpu nodes on aks get evicted, how to handle the interruption", KNOWLEDGE, "spot-interruption-handling", "provider:aks"),
         ("runpod vs lambda", CATALOGUE, "provider:runpod+lambda", "provider:runpod+lambda"),
         ("compare lambda and coreweave", CATALOGUE, "provider:lambda+coreweave", "provider:lambda+coreweave"),
     ],

@@ -32,6 +32,7 @@ from advisor.textnorm import tokens as raw_tokens
 # something else that happens to mention a provider (a troubleshooting story, say).
 MAX_OTHER_WORDS = 3
 MAX_QUERY_WORDS = 40
+DEFER_OTHER_WORDS = 2
 
 # The word lists of `catalogue_questions`.
 WORD_LISTS: tuple[str, ...] = (
@@ -122,6 +123,15 @@ class ProviderQuestion:
     which: bool
     catalogue: Catalogue = field(compare=False, repr=False)
     guidance: bool = False
+
+    @property
+    def defers_to_knowledge(self) -> bool:
+        """Whether a confident knowledge entry should answer, with the catalogue's facts beside:
+        the question asks for guidance, or says enough the catalogue does not explain that it is
+        about something else and names a provider in passing ("node group does not use the EKS
+        cluster autoscaler"). On the real development questions, every catalogue answer to such
+        a question was a miss and the entry ranked first was right."""
+        return self.guidance or self.other_words >= DEFER_OTHER_WORDS
 
     @property
     def answerable(self) -> bool:

@@ -14,7 +14,7 @@ import pytest
 from rapidfuzz import fuzz, process
 
 import advisor.search.rank as engine
-from advisor.search import storage
+from advisor.search import features, storage
 from advisor.search.phrases import phrase_similarity
 from advisor.library import open_index
 from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, SearchIndex, decode_posting
@@ -102,3 +102,11 @@ def test_an_index_read_from_disk_answers_as_one_in_memory(bundled: SearchIndex, 
         assert engine.search(on_disk, question) == engine.search(bundled, question)
     assert [on_disk.meta(i) for i in range(len(on_disk.entries))] == [bundled.meta(i) for i in range(len(bundled.entries))]
     assert on_disk.entry_index("mig", "vi") == bundled.entry_index("mig", "vi")
+
+
+def test_phrasings_repeated_across_languages_are_kept_once_without_changing_an_answer(bundled: SearchIndex, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(features, "KEEP_REPEATS", frozenset(PHRASE_FIELDS))
+    every_repeat = open_index(bundled_knowledge_dir(), use_cache=False)
+    assert len(bundled.phrase_text) < 0.8 * len(every_repeat.phrase_text)
+    questions = _questions()
+    assert [engine.search(bundled, question) for question in questions] == [engine.search(every_repeat, question) for question in questions]

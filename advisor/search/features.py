@@ -16,6 +16,12 @@ from advisor.search import tables
 from advisor.search.analysis import Analyzer
 from advisor.search.index import FIELD_WEIGHTS, FOCUS_BONUS, FULL_WEIGHT, MIN_ERROR_WORDS, PHRASE_FIELDS
 
+# Keywords and error lines repeat across a topic's languages (the Vietnamese file keeps the
+# English terms): a repeat is scored like the phrasing before it and never wins over it, so only
+# the first is kept for fuzzy matching (a quarter of the bundled phrasings). Questions and titles
+# are kept, repeated or not: each is the suggestion shown for its own entry.
+KEEP_REPEATS = frozenset({"title", "question"})
+
 # One topic, read and analysed, in few objects: its id, its
 # entries' records (one blob and where each ends) and languages, its error lines' signatures,
 # its phrasings (words, words sorted, text, each packed; field and entry number as bytes), its words
@@ -35,6 +41,8 @@ def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
     texts: list[tuple[int, list[str], list[tuple[str, str]]]] = []  # (field weight, words, pairs), in the order written
     held: list[set[Any]] = []  # the features of each phrasing
     phrasings: list[tuple[str, str, str, int, int]] = []
+    phrasing_count = 0  # the focus bonus counts repeats too
+    sorted_seen: set[str] = set()
     signatures: list[tuple[str, ...]] = []
     records = [marshal.dumps([e.id, e.lang, e.title, e.summary, list(e.related), [list(pair) for pair in e.sources], e.path, e.topic]) for e in entries]
     fields: list[tuple[int, str, str]] = []  # (entry number, field, text), in the order written
@@ -50,11 +58,15 @@ def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
         if field in PHRASE_FIELDS:
             held.append({*words, *pairs})
             if words:
-                phrasings.append((" ".join(words), " ".join(sorted(words)), text, PHRASE_FIELDS.index(field), number))
+                phrasing_count += 1
+                sorted_words = " ".join(sorted(words))
+                if field in KEEP_REPEATS or sorted_words not in sorted_seen:
+                    phrasings.append((" ".join(words), sorted_words, text, PHRASE_FIELDS.index(field), number))
+                sorted_seen.add(sorted_words)
     counts = Counter(chain.from_iterable(held))  # feature -> how many of the topic's phrasings hold it
     weights = _best(texts, 1)
     pair_weights = _best(texts, 2)
-    phrases = max(len(phrasings), 1)
+    phrases = max(phrasing_count, 1)
     bonus = [round(FOCUS_BONUS * min(holding / phrases, 1.0)) for holding in range(max(counts.values(), default=0) + 1)]
 
     def final(table: dict[Any, int]) -> bytes:

@@ -37,5 +37,7 @@ def rank_sections(index: SearchIndex, body: str, words: list[str]) -> list[tuple
                 local = math.log(1 + len(parts) / spread[token])
                 score += index.idf(token) * local * (HEADING_WEIGHT if token in in_heading else 1.0)
         scored.append((score, number, heading, text))
-    scored.sort(key=lambda item: (-item[0], item[1]))
+    # Rounded: sections that score the same keep their order, whatever order the sums were made
+    # in (a set's, which changes with each process's string hashing).
+    scored.sort(key=lambda item: (-round(item[0], 9), item[1]))
     return [(score, heading, text) for score, _, heading, text in scored]

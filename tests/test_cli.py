@@ -72,6 +72,18 @@ def test_text_output_is_styled_on_a_terminal_unless_no_color(monkeypatch: pytest
     assert "\x1b" not in capsys.readouterr().out
 
 
+def test_an_entry_answering_beside_a_provider_shows_its_short_answer_then_the_provider_facts(capsys: pytest.CaptureFixture[str]) -> None:
+    """"install the GPU Operator on EKS": the entry answers as any entry does (title, confidence,
+    the opening and the best section, `advisor show` for the rest), and EKS's facts follow it.
+    The whole entry used to be printed, and the facts not at all."""
+    assert main(["ask", "cluster autoscaler never scales up the gpu node group on eks"]) == 0
+    out = capsys.readouterr().out
+    assert "[gpu-node-autoscaling · confidence" in out and "advisor show gpu-node-autoscaling" in out
+    assert "Amazon Elastic Kubernetes Service (EKS)" in out and "Source: https://" in out
+    main(["show", "gpu-node-autoscaling"])
+    assert len(out.splitlines()) < len(capsys.readouterr().out.splitlines()) / 2
+
+
 def test_no_answer_text_offers_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ask", "--lang", "en", "gpu"]) == 1
     out = capsys.readouterr().out

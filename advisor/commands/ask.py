@@ -125,7 +125,7 @@ def _run_batch(args: argparse.Namespace) -> int:
 
 def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> None:
     from advisor.i18n import t
-    from advisor.reply import short_answer
+    from advisor.reply import CATALOGUE, short_answer
     from advisor.terminal import Styler
     from advisor.textnorm import strip_terminal_escapes as clean
 
@@ -141,7 +141,7 @@ def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> N
             out += ["", t("did_you_mean", lang) + ":"]
             out += [style.item(clean(title), f"advisor show {entry_id}") for entry_id, title in reply.suggestions]
         out += ["", style.note(t("try_guide", lang))]
-    elif reply.catalogue is not None:
+    elif reply.kind == CATALOGUE:
         out = [style.with_aside(clean(article.title), f"[{clean(article.id)}]", style.heading), "", style.markdown(article.body)]
         if article.related:
             entry_id, title = article.related[0]
@@ -151,6 +151,8 @@ def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> N
         if article.wanted_lang:
             out.append(style.note(t("language_fallback", lang, wanted=article.wanted_lang, shown=article.lang)))
         out += ["", style.markdown(short_answer(article))]
+        if reply.catalogue is not None:  # the provider the question names: its facts, beside the entry
+            out += ["", style.bold(clean(reply.catalogue.title)), style.markdown(reply.catalogue.answer)]
         out += ["", style.note(t("read_all", lang, command=f"advisor show {article.id}"))]
         others = [(h.topic, index.meta(h.entry).title) for h in reply.outcome.hits[1:top]]
         if others:

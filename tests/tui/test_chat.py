@@ -38,6 +38,18 @@ async def test_ask_and_see_an_answer_with_confidence_and_source(kb_index: Search
         assert app.screen.query_one("#question", Input).value == ""
 
 
+async def test_an_entry_answering_beside_a_provider_shows_the_provider_facts_after_it(kb_index: SearchIndex) -> None:
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ask(pilot, "cluster autoscaler never scales up the gpu node group on eks")
+        card = app.screen.query(AnswerCard).first()
+        assert card.answer.id == "gpu-node-autoscaling"
+        assert "(EKS)" in str(card.query_one(".answer-aside-title", Static).render())
+        assert "Source:" in card.query_one(".answer-aside", Markdown).source
+        await ask(pilot, "how do I share one GPU between several jobs?")  # no provider named: no aside
+        assert not app.screen.query(AnswerCard).last().query(".answer-aside")
+
+
 async def test_no_confident_answer_offers_did_you_mean_choices(kb_index: SearchIndex) -> None:
     question = "gpu"
     outcome = search(kb_index, question, lang="en")

@@ -15,6 +15,10 @@ from advisor.tui.markdown_source import markdown_source
 from advisor.tui.messages import EntryOpenRequested, TopicChosen
 from advisor.tui.widgets.choice_list import ChoiceList
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from advisor.catalogue.replies import ProviderAnswer
+
 
 class AnswerCard(Vertical):
     """Shows one `Article`; choosing a related topic posts `TopicChosen`, the open button `EntryOpenRequested`.
@@ -23,6 +27,8 @@ class AnswerCard(Vertical):
         answer: The answer to show.
         lang: Interface language of the labels (the body keeps the entry's language).
         close: (id, title) of the entries ranked nearly as high, offered first as follow-ups.
+        aside: The catalogue's facts about a provider the question names, shown after the answer
+            ("install the GPU Operator on EKS": the entry answers, EKS's facts come beside it).
     """
 
     DEFAULT_CSS = """
@@ -38,17 +44,18 @@ class AnswerCard(Vertical):
         .answer-meta Button { min-width: 0; margin-left: 1; }
         .answer-notice { color: $text-warning; }
         Markdown { padding: 0; margin: 0; }
-        .answer-close-label, .answer-related-label, .answer-sources-label { text-style: bold; margin-top: 1; }
+        .answer-close-label, .answer-related-label, .answer-sources-label, .answer-aside-title { text-style: bold; margin-top: 1; }
         .answer-sources { color: $text-muted; }
         ChoiceList { max-height: 8; }
     }
     """
 
-    def __init__(self, answer: Article, lang: str, close: tuple[tuple[str, str], ...] = ()) -> None:
+    def __init__(self, answer: Article, lang: str, close: tuple[tuple[str, str], ...] = (), aside: ProviderAnswer | None = None) -> None:
         super().__init__(classes="answer")
         self.answer = answer
         self.lang = lang
         self.close = close
+        self.aside = aside
 
     def compose(self) -> ComposeResult:
         answer = self.answer
@@ -60,6 +67,9 @@ class AnswerCard(Vertical):
         if answer.wanted_lang:
             yield Static(t("language_fallback", self.lang, wanted=answer.wanted_lang, shown=answer.lang), classes="answer-notice", markup=False)
         yield Markdown(clean(short_answer(answer)).strip(), open_links=False, classes="answer-body")
+        if self.aside is not None:
+            yield Static(clean(self.aside.title), classes="answer-aside-title", markup=False)
+            yield Markdown(clean(self.aside.answer).strip(), open_links=False, classes="answer-aside")
         if answer.sources:
             yield Static(t("sources", self.lang) + ":", classes="answer-sources-label", markup=False)
             yield Markdown(self._sources(), open_links=False, classes="answer-sources")

@@ -82,6 +82,9 @@ def test_an_entry_answering_beside_a_provider_shows_its_short_answer_then_the_pr
     assert "Amazon Elastic Kubernetes Service (EKS)" in out and "Source: https://" in out
     main(["show", "gpu-node-autoscaling"])
     assert len(out.splitlines()) < len(capsys.readouterr().out.splitlines()) / 2
+    main(["ask", "--explain", "cluster autoscaler never scales up the gpu node group on eks"])
+    explained = capsys.readouterr().out.split("Why this answer:")[1]
+    assert "best matching phrasing" in explained and "answered from the provider catalogue" not in explained
 
 
 def test_no_answer_text_offers_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:

@@ -185,12 +185,16 @@ def _article_footer(article: Article, lang: str, style: Styler) -> list[str]:
 
 def _explain_text(reply: Reply, style: Styler) -> str:
     from advisor.i18n import t
-    from advisor.reply import explanation
+    from advisor.reply import CATALOGUE, explanation
 
     lang = reply.lang
+    header = style.bold(t("explain_header", lang) + ":")
+    catalogue = ""
     if reply.catalogue is not None:
         reason = ", ".join(f"{key}: {' '.join(map(str, value)) if isinstance(value, list) else value}" for key, value in reply.catalogue.reason.items())
-        return f"{style.bold(t('explain_header', lang) + ':')}\n  {t('prov_explain', lang)} ({reason})"
+        catalogue = f"  {t('prov_explain' if reply.kind == CATALOGUE else 'prov_explain_beside', lang)} ({reason})"
+    if reply.kind == CATALOGUE:
+        return f"{header}\n{catalogue}"
     facts = explanation(reply.outcome)
     rows = [
         (t("explain_query", lang), facts["normalized_query"]),
@@ -202,8 +206,10 @@ def _explain_text(reply: Reply, style: Styler) -> str:
     ]
     if facts["corrections"]:
         rows.append((t("explain_corrections", lang), ", ".join(f"{a} → {b}" for a, b in facts["corrections"])))
-    lines = [style.bold(t("explain_header", lang) + ":")]
+    lines = [header]
     lines.extend(f"  {label}: {value}" for label, value in rows)
+    if catalogue:  # the provider's facts shown beside the entry
+        lines.append(catalogue)
     return "\n".join(lines)
 
 

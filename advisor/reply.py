@@ -62,7 +62,8 @@ class Reply(namedtuple("Reply", ("question", "lang", "kind", "outcome", "article
     Fields: `question` as asked, `lang` of the answer, `kind` (knowledge, catalogue or none),
     `outcome` (the knowledge ranking, always there), `article` (what to show; None when nothing
     answers), `suggestions` ((id, title) pairs to offer when nothing answers confidently),
-    `catalogue` (the `ProviderAnswer`, when the catalogue answered), `log_line` (for a
+    `catalogue` (the `ProviderAnswer`, when the catalogue answered or its facts come beside the
+    entry that did: see `aside`), `log_line` (for a
     pasted log, the `LogMatch` the answer rests on) and `close` ((id, title) pairs of the
     entries ranked nearly as high as the one shown, worth a look when it is not the one).
     """
@@ -72,6 +73,12 @@ class Reply(namedtuple("Reply", ("question", "lang", "kind", "outcome", "article
     @property
     def answered(self) -> bool:
         return self.kind != NONE
+
+    @property
+    def aside(self) -> ProviderAnswer | None:
+        """The provider facts shown after an entry's answer ("install the GPU Operator on EKS"):
+        `catalogue` when an entry answers, None when the catalogue itself is the answer."""
+        return self.catalogue if self.kind == KNOWLEDGE else None
 
 
 def answer(index: SearchIndex, question: str, lang: str | None = None, *, default_lang: str | None = None, topic: str | None = None, limit: int = 5) -> Reply:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from typing import Any
     import argparse
 
+    from advisor.catalogue.replies import ProviderAnswer
     from advisor.reply import Article, Reply
     from advisor.search.index import SearchIndex
     from advisor.terminal import Styler
@@ -151,8 +152,8 @@ def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> N
         if article.wanted_lang:
             out.append(style.note(t("language_fallback", lang, wanted=article.wanted_lang, shown=article.lang)))
         out += ["", style.markdown(short_answer(article))]
-        if reply.catalogue is not None:  # the provider the question names: its facts, beside the entry
-            out += ["", style.bold(clean(reply.catalogue.title)), style.markdown(reply.catalogue.answer)]
+        if reply.aside is not None:
+            out += ["", style.bold(clean(reply.aside.title)), style.markdown(reply.aside.answer)]
         out += ["", style.note(t("read_all", lang, command=f"advisor show {article.id}"))]
         others = [(h.topic, index.meta(h.entry).title) for h in reply.outcome.hits[1:top]]
         if others:
@@ -188,13 +189,9 @@ def _explain_text(reply: Reply, style: Styler) -> str:
     from advisor.reply import CATALOGUE, explanation
 
     lang = reply.lang
-    header = style.bold(t("explain_header", lang) + ":")
-    catalogue = ""
-    if reply.catalogue is not None:
-        reason = ", ".join(f"{key}: {' '.join(map(str, value)) if isinstance(value, list) else value}" for key, value in reply.catalogue.reason.items())
-        catalogue = f"  {t('prov_explain' if reply.kind == CATALOGUE else 'prov_explain_beside', lang)} ({reason})"
-    if reply.kind == CATALOGUE:
-        return f"{header}\n{catalogue}"
+    lines = [style.bold(t("explain_header", lang) + ":")]
+    if reply.kind == CATALOGUE and reply.catalogue is not None:
+        return "\n".join([*lines, _catalogue_reason(reply.catalogue, t("prov_explain", lang))])
     facts = explanation(reply.outcome)
     rows = [
         (t("explain_query", lang), facts["normalized_query"]),
@@ -206,11 +203,16 @@ def _explain_text(reply: Reply, style: Styler) -> str:
     ]
     if facts["corrections"]:
         rows.append((t("explain_corrections", lang), ", ".join(f"{a} → {b}" for a, b in facts["corrections"])))
-    lines = [header]
     lines.extend(f"  {label}: {value}" for label, value in rows)
-    if catalogue:  # the provider's facts shown beside the entry
-        lines.append(catalogue)
+    if reply.aside is not None:
+        lines.append(_catalogue_reason(reply.aside, t("prov_explain_beside", lang)))
     return "\n".join(lines)
+
+
+def _catalogue_reason(provided: ProviderAnswer, said: str) -> str:
+    """What the catalogue was asked ("providers: eks, facts: mig"), after `said`."""
+    reason = ", ".join(f"{key}: {' '.join(map(str, value)) if isinstance(value, list) else value}" for key, value in provided.reason.items())
+    return f"  {said} ({reason})"
 
 
 def run_show(args: argparse.Namespace) -> int:

@@ -14,7 +14,7 @@ from textual.widgets import Header, Static
 
 from advisor.i18n import t
 from advisor.question_log import note_answer, note_choice
-from advisor.reply import KNOWLEDGE, Article, answer, entry_article
+from advisor.reply import Article, answer, entry_article
 from advisor.search.rank import MAX_QUERY_CHARS
 from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.tui.screens.advisor_screen import AdvisorScreen
@@ -165,7 +165,7 @@ class ChatScreen(AdvisorScreen[None]):
             self.notify(t("query_truncated", lang, limit=MAX_QUERY_CHARS), severity="warning")
         if reply.article is not None:
             self.latest = reply.article
-            return AnswerCard(reply.article, lang, reply.close, reply.catalogue if reply.kind == KNOWLEDGE else None)
+            return AnswerCard(reply.article, lang, reply.close, reply.aside)
         return NoAnswerCard(list(reply.suggestions), reply.lang, lang, text)
 
     @on(TopicChosen)

@@ -15,7 +15,7 @@ from advisor.tui.markdown_source import markdown_source
 from advisor.tui.messages import EntryOpenRequested, TopicChosen
 from advisor.tui.widgets.choice_list import ChoiceList
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
     from advisor.catalogue.replies import ProviderAnswer
 

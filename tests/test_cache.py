@@ -193,6 +193,8 @@ def test_stale_cache_files_are_removed(tiny_kb: Path, tmp_path: Path) -> None:
     kept_index, gone_index = Path(cache.cache_file(tiny_kb)), Path(cache.cache_file(other))
     orphan_stamp = folder / "index-0123456789abcdef.stamp"
     orphan_stamp.write_bytes(b"x")
+    orphan_record = folder / ("tree-0123456789abcdef.marshal" + storage.CHECKED_SUFFIX)
+    orphan_record.write_bytes(b"x")
     abandoned = folder / ".index-0123456789abcdef.marshal.1.2.tmp"
     abandoned.write_bytes(b"x")
     old = time.time() - 3 * 24 * 3600
@@ -203,7 +205,7 @@ def test_stale_cache_files_are_removed(tiny_kb: Path, tmp_path: Path) -> None:
 
     shutil.rmtree(other)
     removed = cache.remove_stale()
-    assert sorted(removed) == sorted(str(p) for p in (gone_index, orphan_stamp, abandoned))
+    assert sorted(removed) == sorted(str(p) for p in (gone_index, orphan_stamp, orphan_record, abandoned))
     assert kept_index.exists() and foreign.exists()
 
 

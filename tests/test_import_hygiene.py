@@ -121,6 +121,15 @@ def test_warm_ask_json_writes_json_without_the_json_module(tmp_path: Path) -> No
     assert "json" not in _loaded(tmp_path, "ask", "--json", "how do I split an A100 into MIG instances?")
 
 
+def test_a_settled_cache_is_not_read_whole_on_each_ask(tmp_path: Path) -> None:
+    """Once checked, the same cache file is trusted until it changes (`advisor.search.storage`):
+    the checksum module is not even imported."""
+    env = {**os.environ, "ADVISOR_CACHE_DIR": str(tmp_path / "cache")}
+    settle = "import advisor.search.storage as s; s.RACY_SECONDS = -1.0\n"  # as if the cache were old
+    subprocess.run([sys.executable, "-c", settle + PROBE, "ask", "mig"], capture_output=True, env=env, timeout=120, check=True)  # built, then read back and checked
+    assert "zlib" not in _loaded(tmp_path, "ask", "--json", "how do I split an A100 into MIG instances?")
+
+
 def test_a_provider_question_still_needs_no_yaml(tmp_path: Path) -> None:
     _loaded(tmp_path, "ask", "mig")
     loaded = _loaded(tmp_path, "ask", "does gke support mig")

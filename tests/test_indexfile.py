@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import marshal
+import time
 import zlib
 from array import array
 from itertools import accumulate
@@ -182,3 +183,49 @@ def test_the_header_is_read_without_reading_the_sections(tmp_path: Path) -> None
     assert storage.read_header(str(path))["source"] == "/kb"
     with pytest.raises(ValueError):
         storage.open_file(str(path))
+
+
+def _counting_crc32(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the bytes `zlib.crc32` checks from here on."""
+    checked: list[int] = []
+    real = zlib.crc32
+
+    def crc32(data: bytes, value: int = 0) -> int:
+        checked.append(len(data))
+        return real(data, value)
+
+    monkeypatch.setattr(zlib, "crc32", crc32)
+    return checked
+
+
+def test_a_file_checked_whole_is_trusted_until_it_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`advisor ask` need not read every byte of the same cache file on each start; any write to
+    it (which moves its change time) has it checked again, and damage is still refused."""
+    path = tmp_path / "index.bin"
+    path.write_bytes(storage.pack({"key": "k"}, {"a": bytes(range(256)) * 40}))
+    record = tmp_path / ("index.bin" + storage.CHECKED_SUFFIX)
+    checked = _counting_crc32(monkeypatch)
+    storage.open_file(str(path))
+    assert checked and not record.exists()  # just written: its timestamps could still hide a write
+    monkeypatch.setattr(storage, "RACY_SECONDS", -1.0)  # from here on, as if every file were old
+    storage.open_file(str(path))
+    assert record.exists()
+    checked.clear()
+    header, found = storage.open_file(str(path))
+    assert checked == [] and header["key"] == "k" and bytes(found["a"]) == bytes(range(256)) * 40
+    time.sleep(0.05)  # past the file system's timestamp tick
+    data = bytearray(path.read_bytes())
+    data[300] ^= 0x10  # rewritten in place: same inode and size
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError):
+        storage.open_file(str(path))
+    assert checked
+
+
+def test_a_check_record_that_cannot_be_written_only_costs_a_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "index.bin"
+    path.write_bytes(storage.pack({"key": "k"}, {"a": b"x" * 100}))
+    (tmp_path / ("index.bin" + storage.CHECKED_SUFFIX)).mkdir()  # a folder in the way
+    monkeypatch.setattr(storage, "RACY_SECONDS", -1.0)
+    for _ in range(2):
+        assert storage.open_file(str(path))[0]["key"] == "k"

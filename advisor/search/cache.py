@@ -215,8 +215,8 @@ def save(path: str, parts: Iterable[bytes]) -> bool:
 
 def remove_stale(folder: str | None = None) -> list[str]:
     """Remove the cache files of knowledge folders and tree files that no longer exist, stamps
-    without their index, and temporary files of writes that never finished; returns the paths
-    removed."""
+    and check records without their file, and temporary files of writes that never finished;
+    returns the paths removed."""
     from advisor.paths import cache_root
 
     folder = folder or cache_root()
@@ -232,6 +232,8 @@ def remove_stale(folder: str | None = None) -> list[str]:
             stale = source is not None and not os.path.exists(source)
         elif name.startswith("index-") and name.endswith(".stamp"):
             stale = not os.path.exists(path.removesuffix(".stamp") + ".marshal")
+        elif name.startswith(("index-", "tree-")) and name.endswith(storage.CHECKED_SUFFIX):
+            stale = not os.path.exists(path.removesuffix(storage.CHECKED_SUFFIX))
         elif name.startswith(".index-") and name.endswith(".tmp"):
             stale = _age(path) > _ABANDONED_SECONDS
         else:

@@ -19,6 +19,13 @@ a large one block by block, the first time a query reads from a block, since rea
 400 MB file to answer one question would cost more than the answer. The trailer's checksum covers
 the header. A truncated, padded, damaged or foreign file is refused, never half-read: `ValueError`
 at open, `advisor.problems.CacheDamaged` when a damaged block is found later.
+
+A small file checked whole is not checked again while it stays the same file: same device, inode,
+size, modification and change time, remembered beside it (`.checked`). Any write to a file moves
+its change time, which only the kernel sets, so a damaged or rewritten file is checked again. As
+with git's "racy" files, a check is remembered only once the file is `RACY_SECONDS` old:
+timestamps are coarse, and a write within the same tick as the one before could leave them as
+they were. That saves `advisor ask` importing zlib and reading every byte on each start.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ import marshal
 import mmap
 import os
 import sys
-import zlib
+import time
 from array import array
 from collections.abc import Iterable, Iterator, Mapping
 
@@ -47,6 +54,8 @@ BLOCK = 8 << 10
 _ALIGN = 8
 # Checked blocks kept in memory: the tables a query walks (offsets, hash slots) share blocks.
 _KEPT_BLOCKS = 512
+CHECKED_SUFFIX = ".checked"
+RACY_SECONDS = 2.0
 
 
 def _padded(size: int) -> int:
@@ -64,6 +73,8 @@ def pack_parts(header: dict[str, Any], sections: Mapping[str, bytes | Iterable[b
     A section is bytes or an iterable of byte pieces (a large table streamed from a temporary
     file); either way it is checksummed as it passes and never held whole here.
     """
+    import zlib
+
     table: dict[str, tuple[int, int]] = {}
     summer = _Checksums()
     position = 0
@@ -91,17 +102,20 @@ class _Checksums:
     """crc32 of everything added, and of every `BLOCK` bytes of it."""
 
     def __init__(self) -> None:
+        from zlib import crc32
+
+        self._crc32 = crc32
         self.total = 0
         self.blocks = array("I")
         self._block = 0
         self._filled = 0
 
     def add(self, piece: bytes | bytearray | memoryview) -> None:
-        self.total = zlib.crc32(piece, self.total)
+        self.total = self._crc32(piece, self.total)
         view = memoryview(piece)
         while view:
             take = min(BLOCK - self._filled, len(view))
-            self._block = zlib.crc32(view[:take], self._block)
+            self._block = self._crc32(view[:take], self._block)
             self._filled += take
             view = view[take:]
             if self._filled == BLOCK:
@@ -113,13 +127,16 @@ class _Checksums:
         return self.blocks + array("I", [self._block]) if self._filled else self.blocks
 
 
-def unpack(data: bytes | memoryview | mmap.mmap) -> tuple[dict[str, Any], dict[str, Any]]:
+def unpack(data: bytes | memoryview | mmap.mmap, *, checked: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
     """The header and a zero-copy view of each section of a whole index file held in memory,
-    after checking every byte against the checksums."""
+    after checking every byte against the checksums (unless this very file was `checked`)."""
     view = memoryview(data)
-    header = _header(view[-TRAILER_BYTES:], lambda start, size: view[start : start + size], len(view))
-    if zlib.crc32(view[: header["header_start"]]) != header["crc"]:
-        raise ValueError("index file damaged")
+    header = _header(view[-TRAILER_BYTES:], lambda start, size: view[start : start + size], len(view), check=not checked)
+    if not checked:
+        from zlib import crc32
+
+        if crc32(view[: header["header_start"]]) != header["crc"]:
+            raise ValueError("index file damaged")
     return header, {name: view[begin:end] for name, (begin, end) in _bounds(header)}
 
 
@@ -131,14 +148,21 @@ def open_file(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """
     handle = open(path, "rb")
     try:
-        size = os.fstat(handle.fileno()).st_size
+        stat = os.fstat(handle.fileno())
+        size = stat.st_size
         if size < TRAILER_BYTES:
             raise ValueError("not an advisor index file")
         if size <= READ_WHOLE_BYTES:
             with handle:
                 # Mapped, not read: only the page cache is touched, no copy (writers replace the
                 # file, never rewrite it, so the mapping cannot shrink under us).
-                return unpack(mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ))
+                mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+                identity = (stat.st_dev, stat.st_ino, size, stat.st_mtime_ns, stat.st_ctime_ns)
+                checked = _was_checked(path, identity)
+                found = unpack(mapped, checked=checked)
+                if not checked:
+                    _remember_checked(path, identity, stat.st_ctime_ns)
+                return found
         reader = _Reader(handle, path)  # keeps the file open for as long as the index is in use
         header = _header(reader.raw(size - TRAILER_BYTES, TRAILER_BYTES), reader.raw, size)
         reader.check_blocks(header)
@@ -146,6 +170,28 @@ def open_file(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
     except BaseException:
         handle.close()
         raise
+
+
+def _was_checked(path: str, identity: tuple[int, ...]) -> bool:
+    try:
+        with open(path + CHECKED_SUFFIX, "rb") as handle:
+            return bool(marshal.loads(handle.read(256)) == identity)
+    except (OSError, EOFError, ValueError, TypeError):
+        return False
+
+
+def _remember_checked(path: str, identity: tuple[int, ...], changed_ns: int) -> None:
+    """Record that the file `identity` names was checked whole, once it is old enough to trust
+    its timestamps; a record that cannot be written only means checking again next time."""
+    if time.time_ns() - changed_ns < RACY_SECONDS * 1e9:
+        return
+    from advisor.files import atomic_write
+    from advisor.problems import OutputError
+
+    try:
+        atomic_write(path + CHECKED_SUFFIX, marshal.dumps(identity), force=True)
+    except (OSError, OutputError):
+        pass
 
 
 def read_header(path: str) -> dict[str, Any]:
@@ -159,7 +205,7 @@ def read_header(path: str) -> dict[str, Any]:
         return _header(reader.raw(size - TRAILER_BYTES, TRAILER_BYTES), reader.raw, size)
 
 
-def _header(trailer: Any, read: Any, size: int) -> dict[str, Any]:
+def _header(trailer: Any, read: Any, size: int, *, check: bool = True) -> dict[str, Any]:
     if bytes(trailer[: len(MAGIC)]) != MAGIC:
         raise ValueError("not an advisor index file")
     length = int.from_bytes(trailer[len(MAGIC) : len(MAGIC) + 4], "little")
@@ -167,8 +213,11 @@ def _header(trailer: Any, read: Any, size: int) -> dict[str, Any]:
     if start < 0:
         raise ValueError("index file truncated")
     head = read(start, length)
-    if zlib.crc32(head) != int.from_bytes(trailer[len(MAGIC) + 4 :], "little"):
-        raise ValueError("index header damaged")
+    if check:
+        from zlib import crc32
+
+        if crc32(head) != int.from_bytes(trailer[len(MAGIC) + 4 :], "little"):
+            raise ValueError("index header damaged")
     header = marshal.loads(head)
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ValueError("not an advisor index file")
@@ -221,6 +270,9 @@ class _Reader:
         return data
 
     def check_blocks(self, header: dict[str, Any]) -> None:
+        from zlib import crc32
+
+        self._crc32 = crc32
         sums = array("I")
         sums.frombytes(header["blocks"])
         self._block = header["block"]
@@ -255,7 +307,7 @@ class _Reader:
         data = self.raw(begin, min((last + 1) * block, self._end) - begin)
         pieces = [data[at : at + block] for at in range(0, len(data), block)]
         for number, piece in enumerate(pieces, start=first):
-            if zlib.crc32(piece) != self._sums[number]:
+            if self._crc32(piece) != self._sums[number]:
                 try:  # here, wherever the damage is found (a command, the app): it is never trusted again
                     os.unlink(self._path)
                 except OSError:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import marshal
 import os
-import zlib
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -182,9 +181,16 @@ class Records(Sequence):  # of records (lists)
         return found
 
 
+# Not hash(): str hashes change from one process to the next, the file does not. Nor crc32:
+# importing zlib would cost `advisor ask` more than all its lookups together.
+_FOLD = (1 << 61) - 1  # a Mersenne prime: folds a long key into 61 bits
+_MIX = 0x9E3779B97F4A7C15  # 2**64 / the golden ratio: Fibonacci hashing spreads every bit to the top ones
+_WORD = (1 << 64) - 1
+
+
 def _slot(key: bytes, mask: int) -> int:
-    # crc32, not hash(): str hashes change from one process to the next, the file does not.
-    return zlib.crc32(key) & mask
+    """The slot of `key` in a table of `mask + 1` (a power of two) slots."""
+    return ((int.from_bytes(key, "little") % _FOLD) * _MIX & _WORD) >> (64 - mask.bit_length())
 
 
 def pack_table(keys: Sequence[str]) -> tuple[bytes, bytes, bytes]:

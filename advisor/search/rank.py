@@ -49,6 +49,8 @@ SHORT_TYPO_CUTOFF = 0.75
 PHRASE_BONUS = 0.1
 TYPO_CONFIDENCE = 0.9
 CANDIDATES = 40
+# Topics whose phrases are ranked in one rapidfuzz call: most questions need only the first chunks.
+TOPIC_CHUNK = 8
 SUGGESTIONS = 3
 # Above this many topics, very common tokens only rescore candidates found through rarer ones.
 PREFILTER_TOPICS = 2000
@@ -327,42 +329,53 @@ def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], score
     """The `keep` best candidates as hits, best first, with their fuzzy phrase scores.
 
     Fuzzy scoring is most of a query's cost, so it is bounded before it is paid for. A topic's
-    fuzzy score is the best, over its phrases, of the mean of token-sort and token-set ratios.
-    Token-sort is a plain ratio over tokens sorted at index time: cheap, so it is computed for
-    every phrase. Token-set is at most 100, so (token-sort + 100) / 2 bounds each phrase, and
-    through `combined_score` each topic. Topics are scored best bound first, until no bound can
-    reach the `keep`-th best score; within a topic, the phrase with the best token-sort is
-    scored first and only phrases that could beat it after it. The hits are exactly those of
-    scoring every phrase of every candidate.
+    fuzzy score is the best, over its phrases, of a blend of token-sort and token-set ratios.
+    Any fuzzy score is at most 100, which bounds each topic before a ratio is computed: topics
+    are taken `TOPIC_CHUNK` at a time in that order, and none once the next bound cannot reach
+    the `keep`-th best score. Token-sort is a plain ratio over tokens sorted at index time,
+    cheap enough to compute for every phrase of a chunk in one call; with token-set at most 100
+    it bounds each phrase, and through `combined_score` each topic of the chunk, which are then
+    scored best bound first while a bound can reach the `keep`-th best score. Within a topic,
+    the phrase with the best token-sort is scored first and only phrases that could beat it
+    after it. The hits are exactly those of scoring every phrase of every candidate.
     """
     lexical = {topic: min(scores[topic] / total, 1.0) if total else 0.0 for topic in candidates}
     starts = index.topic_phrase_start
-    texts: dict[int, list[str]] = {}
-    for topic in candidates:
-        begin, end = starts[topic : topic + 2]
-        texts[topic] = index.sorted_phrases.span(begin, end) if normalized else []
-    sort_score = dict.fromkeys(chain.from_iterable(texts.values()), 0.0)
-    batch(" ".join(sorted(normalized.split())), sort_score, fuzz.ratio)
-    ceiling: dict[int, float] = {}
-    for topic in candidates:
-        reachable = phrase_similarity(max(map(sort_score.__getitem__, texts[topic])), 100.0) if texts[topic] else 0.0
-        ceiling[topic] = round(max(combined_score(lexical[topic], reachable, scores[topic]), _error_floor(quoted, topic)), 1)
-
+    sorted_question = " ".join(sorted(normalized.split()))
+    # Any fuzzy score is at most 100: a bound on each topic before a single ratio is computed.
+    loose = {topic: round(max(combined_score(lexical[topic], 100.0, scores[topic]), _error_floor(quoted, topic)), 1) for topic in candidates}
+    order = sorted(candidates, key=loose.__getitem__, reverse=True)
+    sort_score: dict[str, float] = {}
     set_score: dict[str, float] = {}
     hits: list[Hit] = []
     top: list[float] = []  # the best `keep` scores so far, ascending
-    for topic in sorted(candidates, key=ceiling.__getitem__, reverse=True):
-        if len(top) >= keep and ceiling[topic] < top[0]:
+    for at in range(0, len(order), TOPIC_CHUNK):
+        if len(top) >= keep and loose[order[at]] < top[0]:
             break
-        fuzzy_score, phrase = best_phrase(normalized, texts[topic], starts[topic], sort_score, set_score)
-        score = max(combined_score(lexical[topic], fuzzy_score, scores[topic]), _error_floor(quoted, topic))
-        entry = _entry_for(index, topic, lang)
-        matched = index.phrase_text[phrase] if phrase >= 0 else ""
-        field_name = PHRASE_FIELDS[index.phrase_field[phrase]] if phrase >= 0 else "body"
-        hit = Hit(index.topics[topic], entry, round(score, 1), round(lexical[topic], 3), round(fuzzy_score, 1), round(scores[topic], 2), matched, field_name)
-        hits.append(hit)
-        insort(top, hit.score)
-        del top[:-keep]
+        chunk = order[at : at + TOPIC_CHUNK]
+        texts: dict[int, list[str]] = {}
+        for topic in chunk:
+            begin, end = starts[topic : topic + 2]
+            texts[topic] = index.sorted_phrases.span(begin, end) if normalized else []
+        pending = dict.fromkeys(chain.from_iterable(texts.values()), 0.0)  # a text two topics share is scored again
+        batch(sorted_question, pending, fuzz.ratio)
+        sort_score.update(pending)
+        ceiling: dict[int, float] = {}
+        for topic in chunk:
+            reachable = phrase_similarity(max(map(sort_score.__getitem__, texts[topic])), 100.0) if texts[topic] else 0.0
+            ceiling[topic] = round(max(combined_score(lexical[topic], reachable, scores[topic]), _error_floor(quoted, topic)), 1)
+        for topic in sorted(chunk, key=ceiling.__getitem__, reverse=True):
+            if len(top) >= keep and ceiling[topic] < top[0]:
+                break
+            fuzzy_score, phrase = best_phrase(normalized, texts[topic], starts[topic], sort_score, set_score)
+            score = max(combined_score(lexical[topic], fuzzy_score, scores[topic]), _error_floor(quoted, topic))
+            entry = _entry_for(index, topic, lang)
+            matched = index.phrase_text[phrase] if phrase >= 0 else ""
+            field_name = PHRASE_FIELDS[index.phrase_field[phrase]] if phrase >= 0 else "body"
+            hit = Hit(index.topics[topic], entry, round(score, 1), round(lexical[topic], 3), round(fuzzy_score, 1), round(scores[topic], 2), matched, field_name)
+            hits.append(hit)
+            insort(top, hit.score)
+            del top[:-keep]
     hits.sort(key=lambda hit: (-hit.score, hit.topic))
     return hits[:keep]
 

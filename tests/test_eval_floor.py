@@ -106,3 +106,32 @@ def test_answer_language_is_detected(index: SearchIndex, slice_name: str, lang: 
     questions = [q["q"] for name in SETS for q in load_questions(name) if q["slice"] == slice_name]
     right = sum(detect_language(index, q) == lang for q in questions)
     assert right / len(questions) >= 0.95
+
+
+# The section an answer opens on (tests/eval/sections.py): measured 71.5 % on dev, 73.5 % on check.
+SECTION_FLOORS = {"dev": 0.70, "check": 0.72}
+
+
+@pytest.mark.parametrize("split", sorted(SECTION_FLOORS))
+def test_section_floor(index: SearchIndex, split: str) -> None:
+    from tests.eval import sections
+
+    _, scored, first, _ = sections.scores(sections.evaluate(index)[f"{split}:all"])
+    assert scored >= 150
+    assert first >= SECTION_FLOORS[split], first
+
+
+def test_the_section_labels_are_real_questions_and_real_anchors(index: SearchIndex) -> None:
+    """Each labelled question is one of its real set's, with that set's entry and source; each
+    label names a section of that entry in that language (else it could never be scored right)."""
+    from advisor.knowledge.body import anchor, sections as body_sections
+    from advisor.reply import entry_body
+    from tests.eval import sections
+
+    real = {name: {(q["q"], q["expect"], q["source"]) for q in load_questions(name)} for name in ("real-dev", "real-check")}
+    for item in sections.load():
+        assert (item["q"], item["expect"], item["source"]) in real["real-dev" if item["split"] == "dev" else "real-check"], item["q"]
+        entry = index.entry_index(item["expect"], item["lang"])
+        assert entry is not None, item["expect"]
+        anchors = {anchor(heading) for heading, _ in body_sections(entry_body(index.meta(entry)))}
+        assert {item["section"], *item.get("also", ())} - {"opening"} <= anchors, item["q"]

@@ -5,7 +5,10 @@ about that message, not on the entry's first section. Sections are scored on the
 meaningful words by their rarity in the knowledge and within the entry (a word every section of
 the entry uses tells them apart no better than its title does), a word in the heading counting
 double, so the one that speaks of what was asked comes first; when none shares a word with the
-question, the first one leads.
+question, the first one leads. Pairs of neighbouring words count at the share the entry ranking
+gives them (`BIGRAM_SHARE`): at full weight a pair outweighed the words it is made of, and
+sections sharing one stock phrase with the question ("nvidia.com/gpu", "pod 1") won over the one
+about what was asked (`python -m tests.eval.sections`).
 """
 
 from __future__ import annotations
@@ -15,13 +18,15 @@ import math
 from advisor.knowledge.body import sections
 from advisor.search.analysis import bigrams
 from advisor.search.index import SearchIndex
+from advisor.search.rank import BIGRAM_SHARE
 
 HEADING_WEIGHT = 2.0
 
 
 def rank_sections(index: SearchIndex, body: str, words: list[str]) -> list[tuple[float, str, str]]:
     """(score, heading, text) of every section of `body`, best first (ties keep their order)."""
-    wanted = set(words) | set(bigrams(words))
+    pairs = set(bigrams(words))
+    wanted = set(words) | pairs
     parts = sections(body)
     analysed: list[tuple[set[str], set[str]]] = []
     for heading, text in parts:
@@ -35,7 +40,8 @@ def rank_sections(index: SearchIndex, body: str, words: list[str]) -> list[tuple
         for token in wanted:
             if token in in_heading or token in in_text:
                 local = math.log(1 + len(parts) / spread[token])
-                score += index.idf(token) * local * (HEADING_WEIGHT if token in in_heading else 1.0)
+                weight = index.idf(token) * (BIGRAM_SHARE if token in pairs else 1.0)
+                score += weight * local * (HEADING_WEIGHT if token in in_heading else 1.0)
         scored.append((score, number, heading, text))
     # Rounded: sections that score the same keep their order, whatever order the sums were made
     # in (a set's, which changes with each process's string hashing).

@@ -69,7 +69,7 @@ def test_each_feature_lists_the_topics_holding_it_in_order_with_their_weights(mi
         entries = read_topic(group, mixed_kb, [])
         if not entries:
             continue
-        topic_id, *_, words, weights, firsts, seconds, pair_weights = analyse(entries, analyzer)
+        topic_id, *_, words, weights, firsts, seconds, pair_weights, _, _ = analyse(entries, analyzer)
         base = len(topics) << WEIGHT_BITS
         topics.append(topic_id)
         for word, weight in zip(words, weights):
@@ -87,3 +87,20 @@ def test_an_empty_folder_builds_an_index_without_features(tmp_path: Path) -> Non
     header, sections = building.build(tmp_path, None)
     index_sections = storage.unpack(b"".join(storage.pack_parts(header, sections)))[1]
     assert bytes(index_sections["postings"]) == b"" and bytes(index_sections["pairs"]) == b""
+
+
+def test_each_entry_keeps_its_sections_words_as_a_question_would_analyse_them(mixed_kb: Path) -> None:
+    """An answer's sections are ranked from these rather than by analysing its text again: they
+    must be exactly what analysing each heading and text gives."""
+    from advisor.knowledge.body import sections
+    from advisor.library import open_index
+    from advisor.reply import entry_body
+
+    index = open_index(mixed_kb, use_cache=False)
+    with_sections = 0
+    for entry in range(len(index.entries)):
+        parts = sections(entry_body(index.meta(entry)))
+        expected = tuple(" ".join(index.analyzer.content(piece)) for part in parts for piece in part)
+        assert index.section_words(entry) == expected, index.meta(entry).id
+        with_sections += bool(parts)
+    assert with_sections > 100

@@ -12,7 +12,7 @@ import pytest
 
 from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
-from advisor.reply import CATALOGUE, CLOSE_MARGIN, KNOWLEDGE, NONE, answer, answer_paste, short_answer
+from advisor.reply import CATALOGUE, CLOSE_MARGIN, KNOWLEDGE, NONE, answer, answer_paste, entry_article, short_answer
 from advisor.search.errors import quoted_errors
 from advisor.search.index import SearchIndex
 from advisor.search.logs import scan_log
@@ -40,6 +40,21 @@ def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, questi
     assert heading_word.lower() in section.heading.lower()
     text = short_answer(reply.article)
     assert section.text in text and len(text) < len(reply.article.body)
+
+
+@pytest.mark.parametrize("question", ["pods stuck pending insufficient nvidia.com/gpu untolerated taint", "mig strategy single vs mixed", "chia gpu cho nhieu pod bang time slicing"])
+def test_the_stored_section_words_rank_as_analysing_the_text_does(index: SearchIndex, question: str) -> None:
+    """The index's words of each section spare analysing the answer's text again; words that no
+    longer fit the body (its file changed since the index was built) are not used."""
+    from advisor.search.rank import search
+    from advisor.search.sections import rank_sections
+
+    outcome = search(index, question)
+    entry = outcome.best.entry
+    body, words = entry_article(index, entry, None).body, outcome.normalized.split()
+    analysed = rank_sections(index, body, words)
+    assert rank_sections(index, body, words, index.section_words(entry)) == analysed
+    assert rank_sections(index, body, words, index.section_words(entry)[:-2]) == analysed  # a section fewer: ignored
 
 
 _SECTION_ORDER = """

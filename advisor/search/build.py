@@ -180,6 +180,8 @@ class _Builder:
         self.topics: list[str] = []
         self.records: tables.Spill | bytearray = tables.Spill() if spill else bytearray()
         self.record_offsets = array("q", [0])
+        self.section_words: tables.Spill | bytearray = tables.Spill() if spill else bytearray()
+        self.section_word_offsets = array("q", [0])
         self.entry_lang = bytearray()
         self.langs: dict[str, int] = {}
         self.topic_entry_start = array("i", [0])
@@ -195,12 +197,14 @@ class _Builder:
 
     def absorb(self, analysed: Analysed) -> None:
         """Add one analysed topic to the tables."""
-        topic_id, records, ends, langs, signatures, phrases, sorted_phrases, texts, fields, entries, words, weights, firsts, seconds, pair_weights = analysed
+        topic_id, records, ends, langs, signatures, phrases, sorted_phrases, texts, fields, entries, words, weights, firsts, seconds, pair_weights, section_words, section_ends = analysed
         topic = len(self.topics)
         self.topics.append(topic_id)
         first_entry = len(self.entry_lang)
         self.record_offsets.extend(map(add, ends, repeat(len(self.records))))
         self.records.extend(records)
+        self.section_word_offsets.extend(map(add, section_ends, repeat(len(self.section_words))))
+        self.section_words.extend(section_words)
         self.entry_lang.extend(self.langs.setdefault(lang, len(self.langs)) for lang in langs)
         for signature in signatures:
             self.error_lines.setdefault(signature, []).append(topic)
@@ -218,11 +222,14 @@ class _Builder:
     def export(self) -> tuple[Any, ...]:
         """The tables as plain data (marshal), for `join` in another process."""
         packed = [packer.packed() for packer in (self.phrases, self.sorted_phrases, self.phrase_text)]
-        assert isinstance(self.records, bytearray) and not any(isinstance(blob, tables.Spill) for blob, _ in packed), "a part is built unspilled"
+        assert isinstance(self.records, bytearray) and isinstance(self.section_words, bytearray), "a part is built unspilled"
+        assert not any(isinstance(blob, tables.Spill) for blob, _ in packed), "a part is built unspilled"
         return (
             self.topics,
             bytes(self.records),
             self.record_offsets.tobytes(),
+            bytes(self.section_words),
+            self.section_word_offsets.tobytes(),
             list(self.langs),
             bytes(self.entry_lang),
             self.topic_entry_start.tobytes(),
@@ -238,11 +245,13 @@ class _Builder:
     def join(self, part: tuple[Any, ...]) -> None:
         """Add the tables of the topics that follow these, `export`ed by another builder: the
         same tables as absorbing those topics here, in whole-array operations."""
-        topics, records, record_offsets, langs, entry_lang, entry_starts, phrase_starts, packed, fields, entries, errors, words, postings = part
+        topics, records, record_offsets, section_words, section_word_offsets, langs, entry_lang, entry_starts, phrase_starts, packed, fields, entries, errors, words, postings = part
         topic, first_entry = len(self.topics), len(self.entry_lang)
         self.topics += topics
         self.record_offsets.extend(map(add, array("q", record_offsets)[1:], repeat(len(self.records))))
         self.records.extend(records)
+        self.section_word_offsets.extend(map(add, array("q", section_word_offsets)[1:], repeat(len(self.section_words))))
+        self.section_words.extend(section_words)
         recode = bytes(self.langs.setdefault(lang, len(self.langs)) for lang in langs)
         self.entry_lang += entry_lang.translate(recode + bytes(256 - len(recode)))
         self.topic_entry_start.extend(map(add, array("i", entry_starts)[1:], repeat(first_entry)))
@@ -268,6 +277,7 @@ class _Builder:
         recode = bytes(langs.index(lang) for lang in self.langs)
         sections: dict[str, Any] = {"topics": "\n".join(self.topics).encode("utf-8")}
         sections["entries"], sections["entry_offsets"] = self.records, self.record_offsets.tobytes()
+        sections["section_words"], sections["section_word_offsets"] = self.section_words, self.section_word_offsets.tobytes()
         sections["entry_lang"] = bytes(self.entry_lang).translate(recode + bytes(256 - len(recode)))
         sections["topic_entry_start"] = self.topic_entry_start.tobytes()
         sections["phrases"], sections["phrase_offsets"] = self.phrases.packed()

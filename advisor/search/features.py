@@ -12,6 +12,7 @@ from itertools import accumulate, chain, count, repeat
 from operator import add, itemgetter
 from typing import Any
 
+from advisor.knowledge.body import opening, sections
 from advisor.search import tables
 from advisor.search.analysis import Analyzer
 from advisor.search.index import FIELD_WEIGHTS, FOCUS_BONUS, FULL_WEIGHT, MIN_ERROR_WORDS, PHRASE_FIELDS
@@ -25,11 +26,12 @@ KEEP_REPEATS = frozenset({"title", "question"})
 # One topic, read and analysed, in few objects: its id, its
 # entries' records (one blob and where each ends) and languages, its error lines' signatures,
 # its phrasings (words, words sorted, text, each packed; field and entry number as bytes), its words
-# and their weights, and its pairs of neighbouring words (two word positions) and their weights.
+# and their weights, its pairs of neighbouring words (two word positions) and their weights, and
+# its entries' sections analysed (one blob and where each entry's ends: `SearchIndex.section_words`).
 # A weight is the best field weight plus the focus bonus (capped at FULL_WEIGHT); the builder
 # numbers the words and adds the topic number.
 Run = tuple[bytes, list[int]]  # strings packed by `tables.run`
-Analysed = tuple[str, bytes, list[int], list[str], list[tuple[str, ...]], Run, Run, Run, bytes, bytes, list[str], bytes, bytes, bytes, bytes]
+Analysed = tuple[str, bytes, list[int], list[str], list[tuple[str, ...]], Run, Run, Run, bytes, bytes, list[str], bytes, bytes, bytes, bytes, bytes, list[int]]
 
 
 def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
@@ -46,11 +48,20 @@ def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
     signatures: list[tuple[str, ...]] = []
     records = [marshal.dumps([e.id, e.lang, e.title, e.summary, list(e.related), [list(pair) for pair in e.sources], e.path, e.topic]) for e in entries]
     fields: list[tuple[int, str, str]] = []  # (entry number, field, text), in the order written
+    # The body is analysed as its opening and then each section's heading and text, which give
+    # the same words as the whole, and each section's words are kept for ranking the sections of
+    # an answer without analysing its text again (`advisor.search.sections`).
+    section_spans: list[tuple[int, int]] = []  # where each entry's section pieces are in `fields`
     for number, entry in enumerate(entries):
         fields += [(number, "title", entry.title)] + [(number, "question", q) for q in entry.questions] + [(number, "keyword", k) for k in entry.keywords]
         fields += [(number, "error", line) for line in entry.errors] + [(number, "heading", heading) for heading in entry.headings]
-        fields += [(number, "summary", entry.summary), (number, "body", entry.body)]
-    for (number, field, text), words in zip(fields, analyzer.content_all(list(map(itemgetter(2), fields)))):
+        fields += [(number, "summary", entry.summary), (number, "body", opening(entry.body))]
+        pieces = [piece for part in sections(entry.body) for piece in part]
+        section_spans.append((len(fields), len(fields) + len(pieces)))
+        fields += [(number, "body", piece) for piece in pieces]
+    analysed = analyzer.content_all(list(map(itemgetter(2), fields)))
+    section_words = [marshal.dumps([" ".join(words) for words in analysed[begin:end]]) for begin, end in section_spans]
+    for (number, field, text), words in zip(fields, analysed):
         if field == "error" and len(words) >= MIN_ERROR_WORDS and tuple(words) not in signatures:
             signatures.append(tuple(words))
         pairs = list(zip(words, words[1:])) if field != "body" else []
@@ -89,6 +100,8 @@ def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
         array("i", map(position.__getitem__, map(itemgetter(0), pair_weights))).tobytes(),
         array("i", map(position.__getitem__, map(itemgetter(1), pair_weights))).tobytes(),
         final(pair_weights),
+        b"".join(section_words),
+        list(accumulate(map(len, section_words))),
     )
 
 

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Bump when the index layout or the analysis changes: old caches are then rebuilt.
-INDEX_VERSION = 26
+INDEX_VERSION = 27
 # Field weights in sixteenths, packed beside the topic number in one int32 posting. A token the
 # authors put in a large share of a topic's phrasings earns up to FOCUS_BONUS more: it is what the
 # topic is about, not a word it mentions ("mig" for the MIG entry, not for the AKS one).
@@ -70,6 +70,7 @@ class SearchIndex:
         topics = str(sections["topics"][:], "utf-8")
         self.topics: list[str] = topics.split("\n") if topics else []
         self.entries: Sequence[list[Any]] = tables.Records(sections["entries"], sections["entry_offsets"])
+        self._section_words: Sequence[tuple[str, ...]] = tables.Records(sections["section_words"], sections["section_word_offsets"])
         self.topic_entries: Sequence[dict[str, int]] = _TopicEntries(data["langs"], sections["entry_lang"], sections["topic_entry_start"].cast("i"))
         self.phrases = tables.Strings(sections["phrases"], sections["phrase_offsets"], lines=True)
         self.sorted_phrases = tables.Strings(sections["sorted_phrases"], sections["sorted_phrase_offsets"], lines=True)
@@ -89,7 +90,8 @@ class SearchIndex:
         self._vocab_by_len: dict[int, list[str]] = {}
         topic_ends = {len(self.topic_phrase_start), len(self.topic_entries) + 1, len(self.topics) + 1}
         phrase_count = {len(self.phrases), len(self.sorted_phrases), len(self.phrase_text), len(self.phrase_field), len(self.phrase_entry)}
-        if len(topic_ends) != 1 or len(phrase_count) != 1 or len(sections["entry_lang"]) != len(self.entries):
+        entry_count = {len(sections["entry_lang"]), len(self.entries), len(self._section_words)}
+        if len(topic_ends) != 1 or len(phrase_count) != 1 or len(entry_count) != 1:
             raise ValueError("index tables disagree")
 
     @classmethod
@@ -156,6 +158,11 @@ class SearchIndex:
         """The id of the home entry of topic number `topic`'s topic (itself, for a home entry)."""
         entries = self.topic_entries[topic]
         return str(self.meta(next(iter(entries.values()))).topic) if entries else self.topics[topic]
+
+    def section_words(self, entry: int) -> tuple[str, ...]:
+        """The analysed words of each `##` section of entry number `entry`, as the index was built
+        from its file: heading, text, heading, text, ... (each a space-joined string)."""
+        return self._section_words[entry]
 
     def entry_index(self, entry_id: str, lang: str | None = None) -> int | None:
         """The entry of `entry_id` in `lang`, falling back to any language it exists in."""

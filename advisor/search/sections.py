@@ -14,6 +14,7 @@ about what was asked (`python -m tests.eval.sections`).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from advisor.knowledge.body import sections
 from advisor.search.analysis import bigrams
@@ -23,16 +24,20 @@ from advisor.search.rank import BIGRAM_SHARE
 HEADING_WEIGHT = 2.0
 
 
-def rank_sections(index: SearchIndex, body: str, words: list[str]) -> list[tuple[float, str, str]]:
-    """(score, heading, text) of every section of `body`, best first (ties keep their order)."""
+def rank_sections(index: SearchIndex, body: str, words: list[str], stored: Sequence[str] = ()) -> list[tuple[float, str, str]]:
+    """(score, heading, text) of every section of `body`, best first (ties keep their order).
+
+    `stored`: the sections' words as the index holds them (`SearchIndex.section_words`), which
+    spares analysing the text again; they are used when they still fit the body.
+    """
     pairs = set(bigrams(words))
     wanted = set(words) | pairs
     parts = sections(body)
-    analysed: list[tuple[set[str], set[str]]] = []
-    for heading, text in parts:
-        heading_words = index.analyzer.content(heading)
-        text_words = index.analyzer.content(text)
-        analysed.append((set(heading_words) | set(bigrams(heading_words)), set(text_words) | set(bigrams(text_words))))
+    if len(stored) == 2 * len(parts):
+        pieces = [piece.split() for piece in stored]
+    else:  # no stored words, or the file changed since the index was built
+        pieces = [index.analyzer.content(piece) for part in parts for piece in part]
+    analysed = [(set(heading) | set(bigrams(heading)), set(text) | set(bigrams(text))) for heading, text in zip(pieces[0::2], pieces[1::2])]
     spread = {token: sum(1 for in_heading, in_text in analysed if token in in_heading or token in in_text) for token in wanted}
     scored: list[tuple[float, int, str, str]] = []
     for number, ((heading, text), (in_heading, in_text)) in enumerate(zip(parts, analysed)):

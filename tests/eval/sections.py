@@ -59,7 +59,7 @@ def judge(index: SearchIndex, item: dict) -> Judged:
     if entry is None:
         raise ValueError(f"{FILE.name}: no entry {item['expect']!r} in {item['lang']!r}")
     words = search(index, item["q"]).normalized.split()  # as `advisor.reply.with_section` gets them
-    ranked = rank_sections(index, entry_body(index.meta(entry)), words)
+    ranked = rank_sections(index, entry_body(index.meta(entry)), words, index.section_words(entry))
     return Judged(item, tuple(anchor(heading) for _, heading, _ in ranked))
 
 

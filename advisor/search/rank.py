@@ -342,8 +342,12 @@ def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], score
     lexical = {topic: min(scores[topic] / total, 1.0) if total else 0.0 for topic in candidates}
     starts = index.topic_phrase_start
     sorted_question = " ".join(sorted(normalized.split()))
+
+    def score_with(topic: int, fuzzy_score: float) -> float:
+        return max(combined_score(lexical[topic], fuzzy_score, scores[topic]), _error_floor(quoted, topic))
+
     # Any fuzzy score is at most 100: a bound on each topic before a single ratio is computed.
-    loose = {topic: round(max(combined_score(lexical[topic], 100.0, scores[topic]), _error_floor(quoted, topic)), 1) for topic in candidates}
+    loose = {topic: round(score_with(topic, 100.0), 1) for topic in candidates}
     order = sorted(candidates, key=loose.__getitem__, reverse=True)
     sort_score: dict[str, float] = {}
     set_score: dict[str, float] = {}
@@ -363,12 +367,12 @@ def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], score
         ceiling: dict[int, float] = {}
         for topic in chunk:
             reachable = phrase_similarity(max(map(sort_score.__getitem__, texts[topic])), 100.0) if texts[topic] else 0.0
-            ceiling[topic] = round(max(combined_score(lexical[topic], reachable, scores[topic]), _error_floor(quoted, topic)), 1)
+            ceiling[topic] = round(score_with(topic, reachable), 1)
         for topic in sorted(chunk, key=ceiling.__getitem__, reverse=True):
             if len(top) >= keep and ceiling[topic] < top[0]:
                 break
             fuzzy_score, phrase = best_phrase(normalized, texts[topic], starts[topic], sort_score, set_score)
-            score = max(combined_score(lexical[topic], fuzzy_score, scores[topic]), _error_floor(quoted, topic))
+            score = score_with(topic, fuzzy_score)
             entry = _entry_for(index, topic, lang)
             matched = index.phrase_text[phrase] if phrase >= 0 else ""
             field_name = PHRASE_FIELDS[index.phrase_field[phrase]] if phrase >= 0 else "body"

@@ -102,12 +102,12 @@ def answer(index: SearchIndex, question: str, lang: str | None = None, *, defaul
         entry = index.entry_index(topic, answer_lang)
         if entry is not None:
             score = outcome.confidence if outcome.best is not None and outcome.best.topic == topic else None
-            article = with_section(index, entry, entry_article(index, entry, score, answer_lang), outcome)
+            article = answering_article(index, entry, score, answer_lang, outcome)
             return Reply(question, answer_lang, KNOWLEDGE, outcome, article, (), None)
     provided, defers = _catalogue_answer(index, question, detected or default_lang)
     if provided is not None and defers and outcome.answered and outcome.best is not None:
         # "install the GPU Operator on EKS": the entry answers; the provider's facts come beside it.
-        article = with_section(index, outcome.best.entry, entry_article(index, outcome.best.entry, outcome.confidence, answer_lang), outcome)
+        article = answering_article(index, outcome.best.entry, outcome.confidence, answer_lang, outcome)
         return Reply(question, answer_lang, KNOWLEDGE, outcome, article, (), provided)
     if provided is not None:
         see_also: tuple[tuple[str, str], ...] = ()
@@ -118,7 +118,7 @@ def answer(index: SearchIndex, question: str, lang: str | None = None, *, defaul
         article = Article(provided.id, provided.lang, provided.title, provided.summary, provided.answer, None, "", sources, see_also, None)
         return Reply(question, answer_lang, CATALOGUE, outcome, article, (), provided)
     if outcome.answered and outcome.best is not None:
-        article = with_section(index, outcome.best.entry, entry_article(index, outcome.best.entry, outcome.confidence, answer_lang), outcome)
+        article = answering_article(index, outcome.best.entry, outcome.confidence, answer_lang, outcome)
         return Reply(question, answer_lang, KNOWLEDGE, outcome, article, (), None, None, _close_entries(index, outcome))
     suggestions = tuple((hit.topic, index.meta(hit.entry).title) for hit in outcome.suggestions)
     return Reply(question, answer_lang, NONE, outcome, None, suggestions, None)
@@ -242,12 +242,13 @@ def short_answer(article: Article) -> str:
     return text
 
 
-def with_section(index: SearchIndex, entry: int, article: Article, outcome: Outcome) -> Article:
-    """`article` (entry number `entry`) with the section of its body that best answers the
+def answering_article(index: SearchIndex, entry: int, score: float | None, wanted_lang: str | None, outcome: Outcome) -> Article:
+    """Entry number `entry` as an `Article`, with the section of its body that best answers the
     question of `outcome`."""
     from advisor.knowledge.body import anchor
     from advisor.search.sections import rank_sections
 
+    article = entry_article(index, entry, score, wanted_lang)
     ranked = rank_sections(index, article.body, outcome.normalized.split(), index.section_words(entry))
     if not ranked:
         return article

@@ -58,7 +58,7 @@ def judge(index: SearchIndex, item: dict) -> Judged:
     entry = index.entry_index(item["expect"], item["lang"])
     if entry is None:
         raise ValueError(f"{FILE.name}: no entry {item['expect']!r} in {item['lang']!r}")
-    words = search(index, item["q"]).normalized.split()  # as `advisor.reply.with_section` gets them
+    words = search(index, item["q"]).normalized.split()  # as `advisor.reply.answering_article` gets them
     ranked = rank_sections(index, entry_body(index.meta(entry)), words, index.section_words(entry))
     return Judged(item, tuple(anchor(heading) for _, heading, _ in ranked))
 

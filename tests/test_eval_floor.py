@@ -9,7 +9,7 @@ much), so these floors guard the levels reached rather than claim the target.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -115,11 +115,18 @@ def test_answer_language_is_detected(index: SearchIndex, slice_name: str, lang: 
 SECTION_FLOORS = {"dev": 0.71, "check": 0.70}
 
 
-@pytest.mark.parametrize("split", sorted(SECTION_FLOORS))
-def test_section_floor(index: SearchIndex, split: str) -> None:
+@pytest.fixture(scope="module")
+def section_results(index: SearchIndex) -> dict[str, list[Any]]:
     from tests.eval import sections
 
-    _, scored, first, _ = sections.scores(sections.evaluate(index)[f"{split}:all"])
+    return sections.evaluate(index)
+
+
+@pytest.mark.parametrize("split", sorted(SECTION_FLOORS))
+def test_section_floor(section_results: dict[str, list[Any]], split: str) -> None:
+    from tests.eval import sections
+
+    _, scored, first, _ = sections.scores(section_results[f"{split}:all"])
     assert scored >= 150
     assert first >= SECTION_FLOORS[split], first
 

@@ -58,6 +58,14 @@ CHECKED_SUFFIX = ".checked"
 RACY_SECONDS = 2.0
 
 
+def _crc32(data: bytes | bytearray | memoryview, value: int = 0) -> int:
+    """zlib's crc32, imported only when a file is written or checked: a settled cache file is
+    neither, and `advisor ask` then does without zlib."""
+    from zlib import crc32
+
+    return crc32(data, value)
+
+
 def _padded(size: int) -> int:
     return -(-size // _ALIGN) * _ALIGN
 
@@ -73,8 +81,6 @@ def pack_parts(header: dict[str, Any], sections: Mapping[str, bytes | Iterable[b
     A section is bytes or an iterable of byte pieces (a large table streamed from a temporary
     file); either way it is checksummed as it passes and never held whole here.
     """
-    import zlib
-
     table: dict[str, tuple[int, int]] = {}
     summer = _Checksums()
     position = 0
@@ -95,27 +101,24 @@ def pack_parts(header: dict[str, Any], sections: Mapping[str, bytes | Iterable[b
     full.update(crc=summer.total, block=BLOCK, blocks=summer.all_blocks.tobytes())
     head = marshal.dumps(full)
     yield head
-    yield MAGIC + len(head).to_bytes(4, "little") + zlib.crc32(head).to_bytes(4, "little")
+    yield MAGIC + len(head).to_bytes(4, "little") + _crc32(head).to_bytes(4, "little")
 
 
 class _Checksums:
     """crc32 of everything added, and of every `BLOCK` bytes of it."""
 
     def __init__(self) -> None:
-        from zlib import crc32
-
-        self._crc32 = crc32
         self.total = 0
         self.blocks = array("I")
         self._block = 0
         self._filled = 0
 
     def add(self, piece: bytes | bytearray | memoryview) -> None:
-        self.total = self._crc32(piece, self.total)
+        self.total = _crc32(piece, self.total)
         view = memoryview(piece)
         while view:
             take = min(BLOCK - self._filled, len(view))
-            self._block = self._crc32(view[:take], self._block)
+            self._block = _crc32(view[:take], self._block)
             self._filled += take
             view = view[take:]
             if self._filled == BLOCK:
@@ -132,11 +135,8 @@ def unpack(data: bytes | memoryview | mmap.mmap, *, checked: bool = False) -> tu
     after checking every byte against the checksums (unless this very file was `checked`)."""
     view = memoryview(data)
     header = _header(view[-TRAILER_BYTES:], lambda start, size: view[start : start + size], len(view), check=not checked)
-    if not checked:
-        from zlib import crc32
-
-        if crc32(view[: header["header_start"]]) != header["crc"]:
-            raise ValueError("index file damaged")
+    if not checked and _crc32(view[: header["header_start"]]) != header["crc"]:
+        raise ValueError("index file damaged")
     return header, {name: view[begin:end] for name, (begin, end) in _bounds(header)}
 
 
@@ -213,11 +213,8 @@ def _header(trailer: Any, read: Any, size: int, *, check: bool = True) -> dict[s
     if start < 0:
         raise ValueError("index file truncated")
     head = read(start, length)
-    if check:
-        from zlib import crc32
-
-        if crc32(head) != int.from_bytes(trailer[len(MAGIC) + 4 :], "little"):
-            raise ValueError("index header damaged")
+    if check and _crc32(head) != int.from_bytes(trailer[len(MAGIC) + 4 :], "little"):
+        raise ValueError("index header damaged")
     header = marshal.loads(head)
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ValueError("not an advisor index file")
@@ -270,9 +267,6 @@ class _Reader:
         return data
 
     def check_blocks(self, header: dict[str, Any]) -> None:
-        from zlib import crc32
-
-        self._crc32 = crc32
         sums = array("I")
         sums.frombytes(header["blocks"])
         self._block = header["block"]
@@ -307,7 +301,7 @@ class _Reader:
         data = self.raw(begin, min((last + 1) * block, self._end) - begin)
         pieces = [data[at : at + block] for at in range(0, len(data), block)]
         for number, piece in enumerate(pieces, start=first):
-            if self._crc32(piece) != self._sums[number]:
+            if _crc32(piece) != self._sums[number]:
                 try:  # here, wherever the damage is found (a command, the app): it is never trusted again
                     os.unlink(self._path)
                 except OSError:

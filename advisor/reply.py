@@ -23,8 +23,11 @@ if TYPE_CHECKING:
     from advisor.search.rank import Outcome
 
 KNOWLEDGE, CATALOGUE, NONE = "knowledge", "catalogue", "none"
-# Entries ranked within this many points of the answer are named beside it ("also close").
+# Entries ranked within this many points of the answer are named beside it ("also close"), and
+# so are the two runners-up of an answer shown below this confidence: about one in three of
+# those is wrong, and then the entry asked about is mostly among the two.
 CLOSE_MARGIN = 8.0
+CLOSE_CONFIDENCE = 70.0
 
 
 class Section(namedtuple("Section", ("heading", "anchor", "text"))):
@@ -125,10 +128,12 @@ def answer(index: SearchIndex, question: str, lang: str | None = None, *, defaul
 
 
 def _close_entries(index: SearchIndex, outcome: Outcome) -> tuple[tuple[str, str], ...]:
-    """The runners-up within `CLOSE_MARGIN` of the answer: on the real development questions,
-    when the answer shown is not the labelled one, the labelled one is among these 6 times in 10."""
+    """The runners-up within `CLOSE_MARGIN` of the answer, or both of them when it is unsure: on
+    the real development questions, when the answer shown is not the labelled one, the labelled
+    one is among these 7 times in 10."""
     best = outcome.hits[0]
-    return tuple((hit.topic, index.meta(hit.entry).title) for hit in outcome.hits[1:3] if best.score - hit.score <= CLOSE_MARGIN)
+    unsure = outcome.confidence < CLOSE_CONFIDENCE
+    return tuple((hit.topic, index.meta(hit.entry).title) for hit in outcome.hits[1:3] if unsure or best.score - hit.score <= CLOSE_MARGIN)
 
 
 def answer_paste(index: SearchIndex, text: str, lang: str | None = None, *, default_lang: str | None = None) -> Reply:

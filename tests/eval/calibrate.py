@@ -1,13 +1,20 @@
-"""Fit the answer confidence on the development questions, and show what each threshold gives.
+"""Fit the answer confidence, and show what each threshold gives.
 
-    python -m tests.eval.calibrate            # fit on real-dev + dev, print the weights
-    python -m tests.eval.calibrate --check    # the current weights on every set
+    python -m tests.eval.calibrate              # fit weights and scale, print the weights
+    python -m tests.eval.calibrate --rescale    # keep the current weights, fit their scale only
+    python -m tests.eval.calibrate --check      # the current weights on every set
 
-`advisor.search.confidence` is a logistic model of the ranking's own numbers (see `Signals`).
-This fits its weights by gradient descent on whether the best entry was right, over
-the development sets only (real-dev and dev; off-topic questions count as "not right"), then
-prints them for `CONFIDENCE_WEIGHTS` and, for thresholds around the current one, how many
-questions would be answered right, answered wrong, and off-topic questions answered.
+`advisor.search.confidence` is a logistic model of the ranking's own numbers (see `Signals`),
+fitted by gradient descent on whether the best entry was right (off-topic questions count as
+"not right") in two steps. The weights are fitted on the development sets (real-dev and dev),
+which tell apart best entries that are right from those that are not; but the knowledge was
+written from real-dev's questions, so there the ranking looks surer than it is on a question
+nobody here has seen. The model's scale is then fitted on `real-check` (`SCALE_ON`), whose
+questions no entry was written from: one slope and one offset of the weighted sum (Platt
+scaling), so the order of the confidences stays and their level becomes what new questions
+bear out. It prints the weights for `CONFIDENCE_WEIGHTS` and, for thresholds around the
+current one, how many questions would be answered right, answered wrong, and off-topic
+questions answered.
 """
 
 from __future__ import annotations
@@ -18,11 +25,12 @@ import math
 from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
 from advisor.search import rank
-from advisor.search.confidence import CONFIDENCE_WEIGHTS
+from advisor.search.confidence import ANSWER_CONFIDENCE, CONFIDENCE_WEIGHTS
 from advisor.search.index import SearchIndex
 from tests.eval.report import SETS, load_questions
 
 TRAIN = ("real-dev", "dev")
+SCALE_ON = ("real-check",)
 
 
 def features(index: SearchIndex, question: str) -> tuple[list[float], str | None]:
@@ -57,12 +65,19 @@ def fit(data: list[tuple[list[float], bool, bool]], steps: int = 4000, rate: flo
     return weights
 
 
+def scale(data: list[tuple[list[float], bool, bool]], weights: list[float], steps: int = 4000, rate: float = 0.5) -> list[float]:
+    """`weights` with their sum rescaled (slope and offset) to the outcomes of `data`."""
+    sums = [sum(w * v for w, v in zip(weights, values)) for values, _, _ in data]
+    slope, offset = fit([([total, 1.0], right, off) for total, (_, right, off) in zip(sums, data)], steps, rate, l2=0.0)
+    return [slope * w for w in weights[:-1]] + [slope * weights[-1] + offset]
+
+
 def show(name: str, data: list[tuple[list[float], bool, bool]], weights: list[float]) -> None:
     confidence = [100 / (1 + math.exp(-sum(w * v for w, v in zip(weights, values)))) for values, _, _ in data]
     on_topic = sum(1 for _, _, off in data if not off) or 1
     off_topic = sum(1 for _, _, off in data if off) or 1
     print(f"{name}: {len(data)} questions")
-    for threshold in (50, 55, 60, 65, 70):
+    for threshold in (40, 45, 50, 55, 60, 65, 70):
         right = sum(1 for c, (_, r, off) in zip(confidence, data) if c >= threshold and r and not off)
         wrong = sum(1 for c, (_, r, off) in zip(confidence, data) if c >= threshold and not r and not off)
         answered_off = sum(1 for c, (_, _, off) in zip(confidence, data) if c >= threshold and off)
@@ -72,15 +87,22 @@ def show(name: str, data: list[tuple[list[float], bool, bool]], weights: list[fl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="show the current weights on every set instead of fitting")
+    parser.add_argument("--rescale", action="store_true", help="keep the current weights, fit their scale on real-check")
     args = parser.parse_args()
     index = open_index(bundled_knowledge_dir(), use_cache=False)
     if args.check:
         for name in SETS:
             show(name, examples(index, (name,)), list(CONFIDENCE_WEIGHTS))
         return
-    weights = fit(examples(index, TRAIN))
+    fitted = list(CONFIDENCE_WEIGHTS) if args.rescale else fit(examples(index, TRAIN))
+    weights = scale(examples(index, SCALE_ON), fitted)
     print("CONFIDENCE_WEIGHTS = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
-    for name in TRAIN:
+    if args.rescale:  # where the current threshold goes on the new scale: the same questions answered
+        logit = math.log(ANSWER_CONFIDENCE / (100 - ANSWER_CONFIDENCE))
+        slope = weights[0] / fitted[0]
+        moved = slope * logit + weights[-1] - slope * fitted[-1]
+        print(f"ANSWER_CONFIDENCE = {100 / (1 + math.exp(-moved)):.1f}")
+    for name in (*TRAIN, *SCALE_ON):
         show(name, examples(index, (name,)), weights)
 
 

@@ -6,7 +6,8 @@
     python -m tests.eval.report --markdown         # the README's tables
 
 The real sets (`real-dev`, `real-check`, `real-test`) hold questions copied from public issue
-trackers and forums; `real-test` and `real-check` are reported, never tuned on. The older sets
+trackers and forums; `real-test` and `real-check` are reported, never tuned on (only the scale of
+the confidence is fitted on `real-check`: `tests.eval.calibrate`). The older sets
 (`dev`, `holdout`, `fresh`) were written here. A question is labelled with the entry that answers it (`expect`, plus rare equally
 good `also`), or null when nothing should answer. Measures:
 
@@ -28,6 +29,7 @@ from pathlib import Path
 from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
 from advisor.reply import KNOWLEDGE, answer
+from advisor.search.confidence import ANSWER_CONFIDENCE
 from advisor.search.index import SearchIndex
 
 EVAL_DIR = Path(__file__).resolve().parent
@@ -128,7 +130,7 @@ def evaluate(index: SearchIndex, questions: list[dict]) -> Evaluation:
     return result
 
 
-def reliability(judged: list[Judged], bins: tuple[float, ...] = (50, 60, 70, 80, 90, 100.1)) -> list[tuple[str, int, float]]:
+def reliability(judged: list[Judged], bins: tuple[float, ...] = (ANSWER_CONFIDENCE, 50, 60, 70, 80, 90, 100.1)) -> list[tuple[str, int, float]]:
     """(confidence range, answers shown in it, share of them right), for answered questions."""
     rows = []
     for low, high in zip(bins, bins[1:]):

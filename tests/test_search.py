@@ -47,6 +47,17 @@ def test_off_topic_questions_are_not_answered(bundled, query: str) -> None:
     assert not search(bundled, query).answered
 
 
+@pytest.mark.parametrize("query", ["công thức nấu phở bò", "how do I bake sourdough bread", "ai là tổng thống mỹ", "write a haiku about autumn"])
+def test_off_topic_questions_get_no_list_of_unrelated_entries(bundled, query: str) -> None:
+    outcome = search(bundled, query)
+    assert outcome.hits and not outcome.suggestions  # something matched a word, nothing worth offering
+
+
+def test_a_declined_domain_question_keeps_its_choices(bundled) -> None:
+    outcome = search(bundled, "mig tren a100 chai duoc bao nhieu phan")
+    assert not outcome.answered and "mig" in {hit.topic for hit in outcome.suggestions}
+
+
 def test_no_confident_answer_still_lists_nearest(bundled) -> None:
     outcome = search(bundled, "gpu")
     assert not outcome.answered

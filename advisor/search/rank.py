@@ -52,6 +52,12 @@ CANDIDATES = 40
 # Topics whose phrases are ranked in one rapidfuzz call: most questions need only the first chunks.
 TOPIC_CHUNK = 8
 SUGGESTIONS = 3
+# A suggestion needs this rare-term mass (`Hit.evidence`: one rare word in a title, or a few in an
+# entry's text) or this share of the question explained (`Hit.lexical`). Without either, on the
+# development sets, were 40 of the 78 off-topic questions' lists of unrelated entries, and none of
+# the 75 lists that held the entry asked about.
+SUGGESTION_EVIDENCE = 1.5
+SUGGESTION_COVERAGE = 0.5
 # Above this many topics, very common tokens only rescore candidates found through rarer ones.
 PREFILTER_TOPICS = 2000
 COMMON_TOKEN_SHARE = 0.05
@@ -91,7 +97,12 @@ class Outcome(namedtuple("Outcome", ("query", "normalized", "lang", "answered", 
 
     @property
     def suggestions(self) -> tuple[Hit, ...]:
-        return () if self.answered else self.hits[:SUGGESTIONS]
+        """The entries offered instead of an answer: those that share some rare term with the
+        question or explain most of it, so "nấu phở bò" or "who won the final" gets none rather
+        than three at random, and "gpu" alone still gets its choices."""
+        if self.answered:
+            return ()
+        return tuple(hit for hit in self.hits[:SUGGESTIONS] if hit.evidence >= SUGGESTION_EVIDENCE or hit.lexical >= SUGGESTION_COVERAGE)
 
 
 def detect_language(index: SearchIndex, query: str) -> str | None:

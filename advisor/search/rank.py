@@ -52,11 +52,12 @@ CANDIDATES = 40
 # Topics whose phrases are ranked in one rapidfuzz call: most questions need only the first chunks.
 TOPIC_CHUNK = 8
 SUGGESTIONS = 3
-# A suggestion needs this rare-term mass (`Hit.evidence`: one rare word in a title, or a few in an
-# entry's text) or this share of the question explained (`Hit.lexical`). Without either, on the
-# development sets, were 40 of the 78 off-topic questions' lists of unrelated entries, and none of
-# the 75 lists that held the entry asked about.
-SUGGESTION_EVIDENCE = 1.5
+# An entry offered instead of an answer needs rare-term mass (`Hit.evidence`) of this share of the
+# rarest word's weight (one rare word in a title, or a few in its text) or this share of the question
+# explained (`Hit.lexical`): "nấu phở bò" gets no list of unrelated entries, "gpu" keeps its choices.
+# Without either were 40 of the 78 off-topic development questions' lists, and none of the 75 lists
+# that held the entry asked about.
+SUGGESTION_EVIDENCE_SHARE = 0.35
 SUGGESTION_COVERAGE = 0.5
 # Above this many topics, very common tokens only rescore candidates found through rarer ones.
 PREFILTER_TOPICS = 2000
@@ -76,12 +77,12 @@ class Hit(namedtuple("Hit", ("topic", "entry", "score", "lexical", "fuzzy", "evi
     __slots__ = ()
 
 
-class Outcome(namedtuple("Outcome", ("query", "normalized", "lang", "answered", "hits", "truncated", "corrections", "confidence", "quoted", "signals"), defaults=(False, (), 0.0, (), None))):
+class Outcome(namedtuple("Outcome", ("query", "normalized", "lang", "answered", "hits", "truncated", "corrections", "confidence", "quoted", "signals", "offered"), defaults=(False, (), 0.0, (), None, ()))):
     """The result of `search()`: the `query` and its `normalized` tokens, the answer `lang`
     (None when undetected), whether it is `answered`, the ranked `hits`, whether the query was
     `truncated`, the typo `corrections` made ((typed, repaired) pairs), the `confidence` (0-100)
     that the best hit is the right answer and the `signals` it was judged on, and the topics
-    whose error lines the query `quoted`."""
+    whose error lines the query `quoted`; the hits `offered` when it is not answered."""
 
     __slots__ = ()
 
@@ -97,12 +98,7 @@ class Outcome(namedtuple("Outcome", ("query", "normalized", "lang", "answered", 
 
     @property
     def suggestions(self) -> tuple[Hit, ...]:
-        """The entries offered instead of an answer: those that share some rare term with the
-        question or explain most of it, so "nấu phở bò" or "who won the final" gets none rather
-        than three at random, and "gpu" alone still gets its choices."""
-        if self.answered:
-            return ()
-        return tuple(hit for hit in self.hits[:SUGGESTIONS] if hit.evidence >= SUGGESTION_EVIDENCE or hit.lexical >= SUGGESTION_COVERAGE)
+        return () if self.answered else self.offered
 
 
 def detect_language(index: SearchIndex, query: str) -> str | None:
@@ -255,7 +251,9 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     # Never a tie, whatever the confidence, nor a lone word every topic holds.
     answered = confidence >= ANSWER_CONFIDENCE and (len(hits) < 2 or hits[0].score > hits[1].score) and not is_vague(index, resolved)
     names = tuple(index.topics[topic] for topic in quoted)
-    return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections), confidence, names, signals)
+    floor = SUGGESTION_EVIDENCE_SHARE * index.unknown_idf
+    offered = tuple(hit for hit in hits[:SUGGESTIONS] if hit.evidence >= floor or hit.lexical >= SUGGESTION_COVERAGE)
+    return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections), confidence, names, signals, offered)
 
 
 def is_vague(index: SearchIndex, resolved: list[tuple[str, float]]) -> bool:

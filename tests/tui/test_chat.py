@@ -70,6 +70,19 @@ async def test_no_confident_answer_offers_did_you_mean_choices(kb_index: SearchI
         assert answer.answer.score is None  # chosen, not guessed
 
 
+async def test_an_off_topic_question_gets_no_choices_and_a_hint_that_names_none(kb_index: SearchIndex) -> None:
+    question = "nấu phở bò"
+    outcome = search(kb_index, question)
+    assert not outcome.answered and outcome.hits and not outcome.suggestions  # the premise
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, question)
+        card = app.screen.query_one(NoAnswerCard)
+        assert not card.query(OptionList)
+        hint = str(card.query_one(".no-answer-hint", Static).render())
+        assert "Ctrl+G" in hint and "above" not in hint
+
+
 async def test_with_learning_on_the_question_and_the_choice_made_for_it_are_kept(kb_index: SearchIndex) -> None:
     import json
     from pathlib import Path

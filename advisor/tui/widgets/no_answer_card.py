@@ -49,7 +49,12 @@ class NoAnswerCard(Vertical):
         if self.choices:
             yield Static(t("did_you_mean", self.lang) + ":", classes="no-answer-did-you-mean", markup=False)
             yield ChoiceList(*(Option(f"› {clean(title)}", id=rid) for rid, title in self.choices))
-        yield Static(t("tui_try_guide", self.lang), classes="no-answer-hint", markup=False)
+        yield Static(t(self._hint, self.lang), classes="no-answer-hint", markup=False)
+
+    @property
+    def _hint(self) -> str:
+        """With no choices listed, the hint must not point at topics "above"."""
+        return "tui_try_guide" if self.choices else "tui_try_guide_no_choices"
 
     def relabel(self, lang: str) -> None:
         """Show the labels in `lang`."""
@@ -57,7 +62,7 @@ class NoAnswerCard(Vertical):
         self.query_one(".no-answer-title", Static).update(t("no_answer", lang))
         for label in self.query(".no-answer-did-you-mean").results(Static):
             label.update(t("did_you_mean", lang) + ":")
-        self.query_one(".no-answer-hint", Static).update(t("tui_try_guide", lang))
+        self.query_one(".no-answer-hint", Static).update(t(self._hint, lang))
 
     @on(OptionList.OptionSelected)
     def _chosen(self, event: OptionList.OptionSelected) -> None:

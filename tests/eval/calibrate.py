@@ -65,11 +65,11 @@ def fit(data: list[tuple[list[float], bool, bool]], steps: int = 4000, rate: flo
     return weights
 
 
-def scale(data: list[tuple[list[float], bool, bool]], weights: list[float], steps: int = 4000, rate: float = 0.5) -> list[float]:
-    """`weights` with their sum rescaled (slope and offset) to the outcomes of `data`."""
+def scale(data: list[tuple[list[float], bool, bool]], weights: list[float], steps: int = 4000, rate: float = 0.5) -> tuple[float, float]:
+    """The slope and offset that fit the weighted sum of `weights` to the outcomes of `data`."""
     sums = [sum(w * v for w, v in zip(weights, values)) for values, _, _ in data]
     slope, offset = fit([([total, 1.0], right, off) for total, (_, right, off) in zip(sums, data)], steps, rate, l2=0.0)
-    return [slope * w for w in weights[:-1]] + [slope * weights[-1] + offset]
+    return slope, offset
 
 
 def show(name: str, data: list[tuple[list[float], bool, bool]], weights: list[float]) -> None:
@@ -95,12 +95,11 @@ def main() -> None:
             show(name, examples(index, (name,)), list(CONFIDENCE_WEIGHTS))
         return
     fitted = list(CONFIDENCE_WEIGHTS) if args.rescale else fit(examples(index, TRAIN))
-    weights = scale(examples(index, SCALE_ON), fitted)
+    slope, offset = scale(examples(index, SCALE_ON), fitted)
+    weights = [slope * w for w in fitted[:-1]] + [slope * fitted[-1] + offset]
     print("CONFIDENCE_WEIGHTS = (" + ", ".join(f"{w:.3f}" for w in weights) + ")")
     if args.rescale:  # where the current threshold goes on the new scale: the same questions answered
-        logit = math.log(ANSWER_CONFIDENCE / (100 - ANSWER_CONFIDENCE))
-        slope = weights[0] / fitted[0]
-        moved = slope * logit + weights[-1] - slope * fitted[-1]
+        moved = slope * math.log(ANSWER_CONFIDENCE / (100 - ANSWER_CONFIDENCE)) + offset
         print(f"ANSWER_CONFIDENCE = {100 / (1 + math.exp(-moved)):.1f}")
     for name in (*TRAIN, *SCALE_ON):
         show(name, examples(index, (name,)), weights)

@@ -178,6 +178,23 @@ def test_usage_errors_exit_2_with_one_line(argv: list[str], message: str, capsys
 
 
 @pytest.mark.parametrize(
+    ("typed", "first", "also"),
+    [
+        ("mgi", "mig", "mig-setup-profiles"),  # two letters swapped: a short id is still found first
+        ("MIG-STRATEGIS", "mig-strategies", ""),  # case and a dropped letter
+        ("time-slice", "", "time-slicing"),  # a part of the id: time-slicing and time-slicing-setup
+    ],
+)
+def test_an_unknown_id_suggests_the_nearest_ids(typed: str, first: str, also: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", typed, "--lang", "en"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "did you mean: " in err
+    suggested = err.split("did you mean: ", 1)[1].split(", ")
+    assert (not first or suggested[0] == first) and len(suggested) <= 3
+    assert not also or also in suggested
+
+
+@pytest.mark.parametrize(
     ("argv", "message"),
     [
         (["ask"], "advisor: lỗi: chưa có câu hỏi"),

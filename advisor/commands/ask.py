@@ -246,11 +246,16 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def _nearest_ids(index: SearchIndex, wanted: str, limit: int = 3) -> list[str]:
-    """Entry ids spelt most like `wanted` ("time-slice" -> time-slicing, time-slicing-setup)."""
+    """Entry ids spelt most like `wanted`: first those a typo or two away ("mgi" -> mig: two letters
+    swapped), then those that contain it or share most of it ("time-slice" -> time-slicing,
+    time-slicing-setup). WRatio alone scores "mgi" against "mig" under any useful cutoff."""
     from rapidfuzz import fuzz, process
+    from rapidfuzz.distance import OSA
 
-    found = process.extract(wanted[:200], index.topics, scorer=fuzz.WRatio, score_cutoff=70, limit=limit)
-    return [str(choice) for choice, _, _ in found]
+    wanted = wanted[:200]
+    typos = process.extract(wanted, index.topics, scorer=OSA.distance, score_cutoff=1 if len(wanted) < 6 else 2, limit=limit)
+    alike = process.extract(wanted, index.topics, scorer=fuzz.WRatio, score_cutoff=70, limit=limit)
+    return list(dict.fromkeys(str(choice) for choice, _, _ in (*typos, *alike)))[:limit]
 
 
 def run_list(args: argparse.Namespace) -> int:

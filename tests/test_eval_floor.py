@@ -28,9 +28,7 @@ class Floor(NamedTuple):
 
 
 FLOORS: dict[tuple[str, str], Floor] = {
-    # English confidently wrong 0.15 -> 0.16: the fact-check of 2026-12-04 (46 entries, sourced
-    # corrections) turned one of its 148 on-topic questions from right to a neighbouring entry.
-    ("real-test", "en"): Floor(0.57, 0.83, 0.16, 0.15),
+    ("real-test", "en"): Floor(0.57, 0.83, 0.15, 0.15),
     ("real-test", "vi"): Floor(0.67, 0.93, 0.21, 0.16),
     # real-check grew from 433 to 869 questions (a fourth batch, from threads no set held).
     ("real-check", "en"): Floor(0.60, 0.90, 0.18, 0.48),

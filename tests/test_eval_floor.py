@@ -28,7 +28,11 @@ class Floor(NamedTuple):
 
 
 FLOORS: dict[tuple[str, str], Floor] = {
-    ("real-test", "en"): Floor(0.57, 0.83, 0.15, 0.15),
+    # A typo repair no longer changes a number ("16gb" -> "186gb", "ubuntu20" -> "ubuntu22"). One
+    # English question, a log quoting "RmInitAdapter failed! (0x26:...)", had reached its entry
+    # only because "0x26" became "0x2" and met an unrelated error line: now answered with a
+    # neighbour, so confidently wrong 0.148 -> 0.154 (0.15 before).
+    ("real-test", "en"): Floor(0.57, 0.83, 0.16, 0.15),
     ("real-test", "vi"): Floor(0.67, 0.93, 0.21, 0.16),
     # real-check grew from 433 to 869 questions (a fourth batch, from threads no set held).
     # Off-topic ceilings moved with the gpu-memory-sizing entry: in English one `null` question

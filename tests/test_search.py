@@ -106,6 +106,24 @@ def test_typo_corrections_are_reported(bundled) -> None:
     assert outcome.corrections
 
 
+@pytest.mark.parametrize("typed", ["16gb", "128gb", "ubuntu20", "cuda11", "a800"])
+def test_a_typo_repair_never_changes_a_number(bundled, typed: str) -> None:
+    """Sizes, versions and model numbers are what the question is about: "16gb" must not
+    become "186gb" (a MIG profile), nor "ubuntu20" "ubuntu22"."""
+    assert all(_digits(fixed) in (_digits(typed), "") for _, fixed in search(bundled, f"llama on {typed}").corrections)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.from_regex(r"[a-z]{1,6}[0-9]{1,4}[a-z]{0,3}", fullmatch=True))
+def test_any_repaired_word_keeps_its_digits_or_drops_them(word: str) -> None:
+    for typed, fixed in search(_BUNDLED, f"gpu {word}").corrections:
+        assert _digits(fixed) in (_digits(typed), ""), (typed, fixed)
+
+
+def _digits(word: str) -> str:
+    return "".join(character for character in word if character.isdigit())
+
+
 def test_long_query_is_cut(bundled) -> None:
     outcome = search(bundled, "mig " * MAX_QUERY_CHARS)
     assert outcome.truncated

@@ -119,7 +119,9 @@ def _correct(index: SearchIndex, token: str, known: frozenset[str], before: str,
     """Repair a token the index does not know: split run-together words, else nearest spelling.
 
     Among equally close spellings, the one that forms a known phrase with a neighbouring word
-    wins ("tiem slicing" becomes "time slicing", not "tim slicing").
+    wins ("tiem slicing" becomes "time slicing", not "tim slicing"). A repair may drop a number
+    ("gpu2", "server1": names of things) but never change one: "16gb" is a size, and "186gb" (a
+    MIG profile) another question.
     """
     if len(token) >= 6:  # words typed together: "timeslicing", "gpuoperator"
         for cut in range(3, len(token) - 2):
@@ -130,6 +132,8 @@ def _correct(index: SearchIndex, token: str, known: frozenset[str], before: str,
         return [token]
     cutoff = TYPO_CUTOFF if len(token) >= 6 else SHORT_TYPO_CUTOFF
     candidates = process.extract(token, index.vocabulary(len(token)), scorer=OSA.normalized_similarity, score_cutoff=cutoff, limit=8)
+    digits = _digits(token)
+    candidates = [candidate for candidate in candidates if _digits(candidate[0]) in (digits, "")]
     if not candidates:
         return [token]
     phrases = index.analyzer.phrases
@@ -141,6 +145,10 @@ def _correct(index: SearchIndex, token: str, known: frozenset[str], before: str,
         return similarity + (PHRASE_BONUS if in_phrase or in_bigram else 0.0)
 
     return [max(candidates, key=fit)[0]]
+
+
+def _digits(word: str) -> str:
+    return "".join(filter(str.isdigit, word))
 
 
 def _query_tokens(index: SearchIndex, query: str, lang: str | None = None) -> tuple[list[str], list[str], list[tuple[str, str]]]:

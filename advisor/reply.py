@@ -140,15 +140,17 @@ def answer_paste(index: SearchIndex, text: str, lang: str | None = None, *, defa
     """Answer a multi-line paste (a log, `kubectl describe` output) from the error lines it holds.
 
     The entry that lists the most telling error line answers, opened at its section about it, and
-    the reply says which line matched; a paste with no known error line is asked as a question.
+    the reply says which line matched; a paste with no known error line is asked as a question,
+    cut to its failing lines when it is too long to ask whole (`telling_part`).
     """
     from advisor.search.logs import best_match, scan_log
 
     match = best_match(scan_log(index, text))
     if match is None:
+        from advisor.search.logs import telling_part
         from advisor.search.rank import MAX_QUERY_CHARS
 
-        return answer(index, " ".join(text[: 2 * MAX_QUERY_CHARS].split()), lang, default_lang=default_lang)
+        return answer(index, telling_part(text, MAX_QUERY_CHARS), lang, default_lang=default_lang)
     reply = answer(index, match.line, lang, default_lang=default_lang)
     if reply.kind != KNOWLEDGE or reply.article is None or reply.article.id not in reply.outcome.quoted:
         # Several entries may list the line; the ranking chose among them, unless it chose none.

@@ -9,13 +9,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
 from advisor.reply import CATALOGUE, CLOSE_MARGIN, KNOWLEDGE, NONE, answer, answer_paste, entry_article, short_answer
 from advisor.search.errors import quoted_errors
 from advisor.search.index import SearchIndex
-from advisor.search.logs import scan_log
+from advisor.search.logs import scan_log, telling_part
 from advisor.textnorm import is_vietnamese_syllable
 
 
@@ -155,6 +157,35 @@ def test_timestamps_ids_and_counts_do_not_matter(index: SearchIndex) -> None:
 
 def test_a_resource_name_alone_quotes_no_error(index: SearchIndex) -> None:
     assert quoted_errors(index, index.analyzer.content("how do I request nvidia.com/gpu in a pod")) == {}
+
+
+def test_a_long_log_with_no_known_error_line_is_asked_from_its_failing_lines(index: SearchIndex) -> None:
+    """A training log ends in a CUDA OOM that no entry lists as an error line (it is the same
+    whatever the cause): asked from its head, 300 lines of progress, it found nothing."""
+    log = "\n".join(
+        [f"2026-12-04 10:{n // 60:02d}:{n % 60:02d} INFO step {n} loss {2.5 - n / 1000:.3f} lr 2e-5" for n in range(300)]
+        + ["Traceback (most recent call last):", '  File "/app/train.py", line 214, in <module>', "    loss.backward()"]
+        + ["torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.95 GiB. GPU 0 has a total capacity of 79.15 GiB"]
+    )
+    reply = answer_paste(index, log)
+    assert reply.log_line is None
+    assert reply.article is not None and reply.article.id == "gpu-memory-sizing"
+
+
+def test_a_long_paste_keeps_its_latest_failing_lines_else_its_tail() -> None:
+    chatter = [f"I1204 step {n} ok" for n in range(500)]
+    failing = "\n".join(chatter[:250] + ["E1204 first failure: disk full"] + chatter[250:] + ["E1204 pod was OOMKilled"])
+    assert telling_part(failing, 200) == "E1204 first failure: disk full E1204 pod was OOMKilled"
+    assert telling_part(failing, 30) == "E1204 pod was OOMKilled"
+    calm = "\n".join(chatter)
+    assert telling_part(calm, 40).endswith("I1204 step 499 ok") and len(telling_part(calm, 40)) <= 40
+    assert telling_part("short  paste\nstays whole", 2000) == "short paste stays whole"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=3000), st.integers(min_value=1, max_value=500))
+def test_a_long_paste_is_cut_within_the_limit(text: str, limit: int) -> None:
+    assert len(telling_part(text, limit)) <= limit
 
 
 def test_a_log_without_known_errors_is_asked_as_a_question(index: SearchIndex) -> None:

@@ -25,6 +25,11 @@ MIN_ANCHOR_CHARS = 4
 _PLAIN_WORDS = SEPARATE[:10] + b"\n" + SEPARATE[11:]
 
 
+# What a log line that reports a failure says, in any tool's words (lower case): how a paste with
+# no error line an entry knows is cut to what tells most when it is too long to ask whole.
+_FAILURE_WORDS = ("error", "exception", "fail", "fatal", "panic", "killed", "oom", "denied", "refused", "timeout", "timed out", "unable", "cannot", "insufficient", "invalid", "not found", "backoff")
+
+
 class LogMatch(namedtuple("LogMatch", ("number", "line", "topic", "words"))):
     """A log line that quotes a known error: its 1-based `number`, the `line` (trimmed), the
     `topic` number whose entry lists the error, and how many meaningful `words` matched."""
@@ -83,3 +88,32 @@ def best_match(matches: list[LogMatch]) -> LogMatch | None:
     for match in matches:
         seen[match.topic] = seen.get(match.topic, 0) + 1
     return min(matches, key=lambda match: (-match.words, -seen[match.topic], match.number))
+
+
+def telling_part(text: str, limit: int) -> str:
+    """A paste too long to ask whole, cut to `limit` characters of what tells most: the lines that
+    report a failure, the latest first (a log ends where it broke, `kubectl describe` with its
+    events), else its last lines. The head of a long log is start-up chatter. Each failure word is
+    searched backwards from where the last kept line began, so no byte is searched twice per
+    word and only the lines kept are split: a 10 MB log costs a few fast scans."""
+    if len(text) <= limit:
+        return " ".join(text.split())
+    lowered = text.lower()
+    source = text if len(lowered) == len(text) else lowered  # a few letters lengthen when lowered
+    latest = {word: lowered.rfind(word) for word in _FAILURE_WORDS}
+    chosen: list[str] = []
+    size = 0
+    while (found := max(latest.values())) >= 0:
+        start = lowered.rfind("\n", 0, found) + 1
+        end = lowered.find("\n", found)
+        line = " ".join(source[start : len(source) if end < 0 else end].split())
+        if size + len(line) > limit and chosen:
+            break
+        chosen.append(line[:limit])
+        size += len(line) + 1
+        for word, position in latest.items():
+            if position >= start:
+                latest[word] = lowered.rfind(word, 0, start)
+    if not chosen:
+        return " ".join(source[-limit:].split()[1:])  # the tail, without the word it cut through
+    return " ".join(reversed(chosen))

@@ -143,11 +143,10 @@ def answer_paste(index: SearchIndex, text: str, lang: str | None = None, *, defa
     the reply says which line matched; a paste with no known error line is asked as a question,
     cut to its failing lines when it is too long to ask whole (`telling_part`).
     """
-    from advisor.search.logs import best_match, scan_log
+    from advisor.search.logs import best_match, scan_log, telling_part
 
     match = best_match(scan_log(index, text))
     if match is None:
-        from advisor.search.logs import telling_part
         from advisor.search.rank import MAX_QUERY_CHARS
 
         return answer(index, telling_part(text, MAX_QUERY_CHARS), lang, default_lang=default_lang)

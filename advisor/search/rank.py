@@ -5,7 +5,7 @@ bigrams, each token's rarity (idf) times the weight of the field it matched in a
 by the query's own total it says how much of the question a topic explains, which is what
 rejects off-topic questions. A fuzzy score (rapidfuzz over the topic's titles, alternate
 questions and keywords) rewards phrasings close to one the authors wrote. Typos are repaired
-token by token against the index vocabulary before scoring.
+token by token against the index vocabulary before scoring (`advisor.search.spelling`).
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from bisect import bisect_left, insort
 from collections import namedtuple
 from itertools import chain
 
-from rapidfuzz import fuzz, process
-from rapidfuzz.distance import OSA
+from rapidfuzz import fuzz
 
 from advisor.search.confidence import ANSWER_CONFIDENCE, Signals, answer_confidence
 from advisor.search.errors import quoted_errors
 from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, WEIGHT_BITS, SearchIndex, decode_posting
 from advisor.search.phrases import batch, best_phrase, phrase_similarity
+from advisor.search.spelling import correct
 from advisor.textnorm import has_vietnamese_letters, is_vietnamese_syllable
 
 MAX_QUERY_CHARS = 2000
@@ -44,9 +44,6 @@ LONE_SYLLABLE_SHARE = 0.5
 # A question that quotes an error line an entry lists scores at least this, plus a point a word.
 ERROR_SCORE = 80.0
 ERROR_WORDS_CAP = 12
-TYPO_CUTOFF = 0.8
-SHORT_TYPO_CUTOFF = 0.75
-PHRASE_BONUS = 0.1
 TYPO_CONFIDENCE = 0.9
 CANDIDATES = 40
 # Topics whose phrases are ranked in one rapidfuzz call: most questions need only the first chunks.
@@ -115,42 +112,6 @@ def detect_language(index: SearchIndex, query: str) -> str | None:
     return ranked[0][0]
 
 
-def _correct(index: SearchIndex, token: str, known: frozenset[str], before: str, after: str) -> list[str]:
-    """Repair a token the index does not know: split run-together words, else nearest spelling.
-
-    Among equally close spellings, the one that forms a known phrase with a neighbouring word
-    wins ("tiem slicing" becomes "time slicing", not "tim slicing"). A repair may drop a number
-    ("gpu2", "server1": names of things) but never change one: "16gb" is a size, and "186gb" (a
-    MIG profile) another question.
-    """
-    if len(token) >= 6:  # words typed together: "timeslicing", "gpuoperator"
-        for cut in range(3, len(token) - 2):
-            head, tail = token[:cut], token[cut:]
-            if (head in index.postings or head in known) and (tail in index.postings or tail in known):
-                return [head, tail]
-    if len(token) < 4 or token.isdigit():
-        return [token]
-    cutoff = TYPO_CUTOFF if len(token) >= 6 else SHORT_TYPO_CUTOFF
-    candidates = process.extract(token, index.vocabulary(len(token)), scorer=OSA.normalized_similarity, score_cutoff=cutoff, limit=8)
-    digits = _digits(token)
-    candidates = [candidate for candidate in candidates if _digits(candidate[0]) in (digits, "")]
-    if not candidates:
-        return [token]
-    phrases = index.analyzer.phrases
-
-    def fit(candidate: tuple[str, float, int]) -> float:
-        word, similarity, _ = candidate
-        in_phrase = f"{before} {word}" in phrases or f"{word} {after}" in phrases
-        in_bigram = f"{before}_{word}" in index.postings or f"{word}_{after}" in index.postings
-        return similarity + (PHRASE_BONUS if in_phrase or in_bigram else 0.0)
-
-    return [max(candidates, key=fit)[0]]
-
-
-def _digits(word: str) -> str:
-    return "".join(filter(str.isdigit, word))
-
-
 def _query_tokens(index: SearchIndex, query: str, lang: str | None = None) -> tuple[list[str], list[str], list[tuple[str, str]]]:
     """(content tokens as typed, tokens after typo repair, the repairs made).
 
@@ -170,7 +131,7 @@ def _query_tokens(index: SearchIndex, query: str, lang: str | None = None) -> tu
             continue
         before = words[position - 1] if position else ""
         after = words[position + 1] if position + 1 < len(words) else ""
-        fixed = _correct(index, word, known, before, after)
+        fixed = correct(index, word, known, before, after)
         if fixed != [word]:
             corrections.append((word, " ".join(fixed)))
         repaired.extend(fixed)

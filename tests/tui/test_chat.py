@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.widgets import Input, Markdown, OptionList, Static
 
 from advisor.search.index import SearchIndex
@@ -36,6 +37,27 @@ async def test_ask_and_see_an_answer_with_confidence_and_source(kb_index: Search
         assert "confidence" in meta and f"en/{card.answer.id}.md" in meta
         assert "Kubernetes" in card.query_one(".answer-body", Markdown).source
         assert app.screen.query_one("#question", Input).value == ""
+
+
+async def test_a_pasted_log_is_asked_whole_and_names_the_line_it_matched(kb_index: SearchIndex) -> None:
+    """An Input keeps only the first line of a paste: a `kubectl describe` output would be asked
+    as "Name: trainer-0". The question field asks a paste of several lines whole, as `ask -` does."""
+    log = "\n".join(
+        [f"I1203 kubelet.go:{n}] SyncLoop (PLEG): event for pod ml/trainer-{n}" for n in range(30)]
+        + ["Warning  FailedScheduling  default-scheduler  0/5 nodes are available: 5 Insufficient nvidia.com/gpu."]
+    )
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(100, 40)) as pilot:
+        field = app.screen.query_one("#question", Input)
+        field.post_message(events.Paste(log))
+        await settle(pilot)
+        card = app.screen.query(AnswerCard).first()
+        assert card.answer.id == "pods-pending-gpu"
+        assert str(card.query_one(".answer-log-line", Static).render()).startswith("Matched line 31: Warning FailedScheduling")
+        assert field.value == ""
+        field.post_message(events.Paste("one line only"))  # a one-line paste is typed in, not asked
+        await settle(pilot)
+        assert field.value == "one line only" and len(app.screen.query(AnswerCard)) == 1
 
 
 async def test_an_entry_answering_beside_a_provider_shows_the_provider_facts_after_it(kb_index: SearchIndex) -> None:

@@ -14,7 +14,7 @@ from textual.widgets import Header, Static
 
 from advisor.i18n import t
 from advisor.question_log import note_answer, note_choice
-from advisor.reply import Article, answer, entry_article
+from advisor.reply import Article, answer, answer_paste, entry_article
 from advisor.search.rank import MAX_QUERY_CHARS
 from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.tui.screens.advisor_screen import AdvisorScreen
@@ -158,14 +158,18 @@ class ChatScreen(AdvisorScreen[None]):
 
     def _answer_card(self, text: str, topic: str | None) -> Widget:
         lang = self.advisor.lang
-        reply = answer(self.advisor.index, text, default_lang=lang, topic=topic)
-        if topic is None:  # typed, not a known phrasing picked while typing
+        pasted = "\n" in text.strip()  # a log or `kubectl describe` output: its error line answers
+        if pasted:
+            reply = answer_paste(self.advisor.index, text, default_lang=lang)
+        else:
+            reply = answer(self.advisor.index, text, default_lang=lang, topic=topic)
+        if topic is None and not pasted:  # typed, not a known phrasing picked while typing; pastes are never kept
             note_answer(reply, str(self.advisor.config_folder))
         if reply.outcome.truncated:
             self.notify(t("query_truncated", lang, limit=MAX_QUERY_CHARS), severity="warning")
         if reply.article is not None:
             self.latest = reply.article
-            return AnswerCard(reply.article, lang, reply.close, reply.aside)
+            return AnswerCard(reply.article, lang, reply.close, reply.aside, reply.log_line)
         return NoAnswerCard(list(reply.suggestions), reply.lang, lang, text)
 
     @on(TopicChosen)

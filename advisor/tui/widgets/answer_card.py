@@ -18,6 +18,7 @@ from advisor.tui.widgets.choice_list import ChoiceList
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
     from advisor.catalogue.replies import ProviderAnswer
+    from advisor.search.logs import LogMatch
 
 
 class AnswerCard(Vertical):
@@ -29,6 +30,7 @@ class AnswerCard(Vertical):
         close: (id, title) of the entries ranked nearly as high, offered first as follow-ups.
         aside: The catalogue's facts about a provider the question names, shown after the answer
             ("install the GPU Operator on EKS": the entry answers, EKS's facts come beside it).
+        log_line: For a pasted log, the line the answer rests on, shown above it.
     """
 
     DEFAULT_CSS = """
@@ -43,6 +45,7 @@ class AnswerCard(Vertical):
         .answer-meta Static { width: 1fr; color: $text-muted; }
         .answer-meta Button { min-width: 0; margin-left: 1; }
         .answer-notice { color: $text-warning; }
+        .answer-log-line { color: $text-muted; }
         Markdown { padding: 0; margin: 0; }
         .answer-close-label, .answer-related-label, .answer-sources-label, .answer-aside-title { text-style: bold; margin-top: 1; }
         .answer-sources { color: $text-muted; }
@@ -50,12 +53,13 @@ class AnswerCard(Vertical):
     }
     """
 
-    def __init__(self, answer: Article, lang: str, close: tuple[tuple[str, str], ...] = (), aside: ProviderAnswer | None = None) -> None:
+    def __init__(self, answer: Article, lang: str, close: tuple[tuple[str, str], ...] = (), aside: ProviderAnswer | None = None, log_line: LogMatch | None = None) -> None:
         super().__init__(classes="answer")
         self.answer = answer
         self.lang = lang
         self.close = close
         self.aside = aside
+        self.log_line = log_line
 
     def compose(self) -> ComposeResult:
         answer = self.answer
@@ -64,6 +68,8 @@ class AnswerCard(Vertical):
             yield Static(self._meta_text(), classes="answer-meta-text", markup=False)
             if answer.source:  # a catalogue answer has no entry to open
                 yield Button(t("tui_open_full", self.lang), compact=True, classes="answer-open")
+        if self.log_line is not None:
+            yield Static(self._log_line_text(), classes="answer-log-line", markup=False)
         if answer.wanted_lang:
             yield Static(t("language_fallback", self.lang, wanted=answer.wanted_lang, shown=answer.lang), classes="answer-notice", markup=False)
         yield Markdown(clean(short_answer(answer)).strip(), open_links=False, classes="answer-body")
@@ -87,6 +93,10 @@ class AnswerCard(Vertical):
         parts.append(f"{t('tui_source', self.lang)}: {clean(self.answer.source or 'providers.yaml')}")  # a folder name can hold escapes
         return " · ".join(parts)
 
+    def _log_line_text(self) -> str:
+        assert self.log_line is not None
+        return f"{t('log_line', self.lang, number=self.log_line.number)} {clean(self.log_line.line)}"
+
     def _sources(self) -> str:
         return "\n".join(f"- {markdown_source(title, url)}" for title, url in self.answer.sources)
 
@@ -96,6 +106,8 @@ class AnswerCard(Vertical):
         self.query_one(".answer-meta-text", Static).update(self._meta_text())
         for button in self.query(".answer-open").results(Button):
             button.label = t("tui_open_full", lang)
+        for matched in self.query(".answer-log-line").results(Static):
+            matched.update(self._log_line_text())
         for notice in self.query(".answer-notice").results(Static):
             notice.update(t("language_fallback", lang, wanted=self.answer.wanted_lang, shown=self.answer.lang))
         for label in self.query(".answer-close-label").results(Static):

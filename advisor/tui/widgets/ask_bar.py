@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -20,11 +20,30 @@ from advisor.tui.widgets.suggestion_list import SuggestionList
 SUGGESTIONS = 5
 
 
+class QuestionInput(Input):
+    """The question field. A paste of several lines (a log, `kubectl describe` output) is asked
+    whole, as `advisor ask -` asks it: `Input` itself keeps only the first line of a paste."""
+
+    class LogPasted(Message):
+        """Several lines were pasted: `text` holds all of them."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def _on_paste(self, event: events.Paste) -> None:
+        if sum(1 for line in event.text.splitlines() if line.strip()) > 1:
+            event.prevent_default()  # Input's own handler would insert the first line
+            event.stop()
+            self.post_message(self.LogPasted(event.text))
+
+
 class AskBar(Vertical):
     """Where questions are typed: Enter asks, arrows pick a suggestion or recall earlier questions.
 
     Up and Down move through the suggestions while some are shown; otherwise Up recalls the
-    previous question (and Down walks forward again to the unfinished draft). Suggestions are
+    previous question (and Down walks forward again to the unfinished draft). A paste of several
+    lines is asked at once, as a log (`QuestionInput`). Suggestions are
     computed in an exclusive thread worker, so a fast typist never waits for a stale list.
 
     Args:
@@ -63,7 +82,7 @@ class AskBar(Vertical):
         self.set_reactive(AskBar.lang, lang)
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder=t("tui_ask_placeholder", self.lang), id="question", select_on_focus=False)
+        yield QuestionInput(placeholder=t("tui_ask_placeholder", self.lang), id="question", select_on_focus=False)
         yield SuggestionList(id="suggestions")
 
     def use(self, suggester: QuestionSuggester | None) -> None:
@@ -120,6 +139,14 @@ class AskBar(Vertical):
             self._ask(chosen.text, chosen.topic)
         elif event.value.strip():
             self._ask(event.value.strip(), None)
+
+    @on(QuestionInput.LogPasted)
+    def _pasted(self, event: QuestionInput.LogPasted) -> None:
+        """A pasted log is asked at once, and kept out of the recall history."""
+        event.stop()
+        self.workers.cancel_group(self, "suggest")
+        self.suggestion_list.hide()
+        self.post_message(QuestionAsked(event.text))
 
     @on(OptionList.OptionSelected, "#suggestions")
     def _clicked(self, event: OptionList.OptionSelected) -> None:

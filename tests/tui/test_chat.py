@@ -42,7 +42,7 @@ async def test_ask_and_see_an_answer_with_confidence_and_source(kb_index: Search
 async def test_a_pasted_log_is_asked_whole_and_names_the_line_it_matched(kb_index: SearchIndex) -> None:
     """An Input keeps only the first line of a paste: a `kubectl describe` output would be asked
     as "Name: trainer-0". The question field asks a paste of several lines whole, as `ask -` does."""
-    log = "\n".join(
+    log = "\r".join(  # as a terminal pastes it: line ends are carriage returns
         [f"I1203 kubelet.go:{n}] SyncLoop (PLEG): event for pod ml/trainer-{n}" for n in range(30)]
         + ["Warning  FailedScheduling  default-scheduler  0/5 nodes are available: 5 Insufficient nvidia.com/gpu."]
     )

@@ -32,10 +32,11 @@ class QuestionInput(Input):
             self.text = text
 
     def _on_paste(self, event: events.Paste) -> None:
-        if sum(1 for line in event.text.splitlines() if line.strip()) > 1:
+        lines = event.text.splitlines()  # terminals paste line ends as "\r", "\r\n" or "\n"
+        if sum(1 for line in lines if line.strip()) > 1:
             event.prevent_default()  # Input's own handler would insert the first line
             event.stop()
-            self.post_message(self.LogPasted(event.text))
+            self.post_message(self.LogPasted("\n".join(lines)))
 
 
 class AskBar(Vertical):

@@ -174,9 +174,11 @@ def mistyped_command(argv: Sequence[str]) -> str | None:
         return None
     from rapidfuzz.distance import OSA  # edit distance with a swap of neighbours as one edit
 
+    from advisor.textnorm import typo_allowance
+
     word = argv[0].lower()
     for command in COMMANDS:
-        if OSA.distance(word, command) <= (1 if len(command) <= 5 else 2):
+        if OSA.distance(word, command) <= typo_allowance(command):
             return command
     return None
 

@@ -75,6 +75,12 @@ def has_vietnamese_letters(text: str) -> bool:
     return any(ch in _VIETNAMESE_LETTERS for ch in normalize(text))
 
 
+def typo_allowance(name: str) -> int:
+    """How many edits a mistyped name may be off by (a swap of neighbours counts as one): one for
+    a name of five letters or fewer, two for a longer one ("mgi" -> mig, "recomend" -> recommend)."""
+    return 1 if len(name) <= 5 else 2
+
+
 def strip_terminal_escapes(text: str) -> str:
     """Remove escape sequences and control characters so text cannot drive a terminal."""
     return _terminal_escapes().sub("", text)

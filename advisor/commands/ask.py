@@ -252,8 +252,10 @@ def _nearest_ids(index: SearchIndex, wanted: str, limit: int = 3) -> list[str]:
     from rapidfuzz import fuzz, process
     from rapidfuzz.distance import OSA
 
+    from advisor.textnorm import typo_allowance
+
     wanted = wanted[:200]
-    typos = process.extract(wanted, index.topics, scorer=OSA.distance, score_cutoff=1 if len(wanted) < 6 else 2, limit=limit)
+    typos = process.extract(wanted, index.topics, scorer=OSA.distance, score_cutoff=typo_allowance(wanted), limit=limit)
     alike = process.extract(wanted, index.topics, scorer=fuzz.WRatio, score_cutoff=70, limit=limit)
     return list(dict.fromkeys(str(choice) for choice, _, _ in (*typos, *alike)))[:limit]
 

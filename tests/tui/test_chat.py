@@ -49,12 +49,14 @@ async def test_a_pasted_log_is_asked_whole_and_names_the_line_it_matched(kb_inde
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(100, 40)) as pilot:
         field = app.screen.query_one("#question", Input)
+        field.value = "why is my pod"  # a question being typed when the log is pasted
         field.post_message(events.Paste(log))
         await settle(pilot)
         card = app.screen.query(AnswerCard).first()
         assert card.answer.id == "pods-pending-gpu"
         assert str(card.query_one(".answer-log-line", Static).render()).startswith("Matched line 31: Warning FailedScheduling")
-        assert field.value == ""
+        assert field.value == "why is my pod"  # what was typed is not lost
+        field.value = ""
         field.post_message(events.Paste("one line only"))  # a one-line paste is typed in, not asked
         await settle(pilot)
         assert field.value == "one line only" and len(app.screen.query(AnswerCard)) == 1

@@ -143,11 +143,8 @@ class AskBar(Vertical):
 
     @on(QuestionInput.LogPasted)
     def _pasted(self, event: QuestionInput.LogPasted) -> None:
-        """A pasted log is asked at once, and kept out of the recall history."""
         event.stop()
-        self.workers.cancel_group(self, "suggest")
-        self.suggestion_list.hide()
-        self.post_message(QuestionAsked(event.text))
+        self._ask(event.text, None, typed=False)
 
     @on(OptionList.OptionSelected, "#suggestions")
     def _clicked(self, event: OptionList.OptionSelected) -> None:
@@ -157,11 +154,14 @@ class AskBar(Vertical):
             self._ask(chosen.text, chosen.topic)
         self.input.focus()
 
-    def _ask(self, text: str, topic: str | None) -> None:
-        self.history.add(text)
+    def _ask(self, text: str, topic: str | None, *, typed: bool = True) -> None:
+        """Ask `text`. A typed (or picked) question is recalled by Up and leaves the field empty; a
+        pasted log is not recalled, and what was being typed stays in the field."""
+        if typed:
+            self.history.add(text)
+            self.input.value = ""
         self.workers.cancel_group(self, "suggest")
         self.suggestion_list.hide()
-        self.input.value = ""
         self.post_message(QuestionAsked(text, topic))
 
     def _show_recalled(self, text: str) -> None:

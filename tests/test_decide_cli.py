@@ -63,11 +63,11 @@ def test_recommend_json_in_vietnamese(capsys: pytest.CaptureFixture[str]) -> Non
         ),
         (
             ["--answer", "gpu=yes"],
-            "advisor: error: unknown answer key 'gpu'; allowed keys: workload, growth, gpu_fraction, isolation, mig_cards, concurrent, "
+            "advisor: error: unknown answer key 'gpu'; allowed keys: workload, growth, gpu_memory, gpu_fraction, isolation, mig_cards, concurrent, "
             "shared_storage, framework, control_plane, team_ops, drivers, interruptible, idle",
         ),
         (["--answer", "workload"], "advisor: error: --answer expects KEY=VALUE, got 'workload'"),
-        (["-a", "workload=batch", "--strict"], "advisor: error: --strict: no answer for gpu_fraction, shared_storage, control_plane, drivers, interruptible, idle (give --answer KEY=VALUE for each)"),
+        (["-a", "workload=batch", "--strict"], "advisor: error: --strict: no answer for gpu_memory, gpu_fraction, shared_storage, control_plane, drivers, interruptible, idle (give --answer KEY=VALUE for each)"),
     ],
 )
 def test_bad_answers_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
@@ -77,7 +77,7 @@ def test_bad_answers_exit_2_with_one_line(capsys: pytest.CaptureFixture[str], ar
 
 
 def test_strict_passes_when_every_relevant_question_is_answered(capsys: pytest.CaptureFixture[str]) -> None:
-    answers = ["workload=notebook", "growth=no", "drivers=own", "idle=no"]
+    answers = ["workload=notebook", "growth=no", "gpu_memory=48gb", "drivers=own", "idle=no"]
     code, out, err = _run(capsys, "recommend", "--strict", "--format", "json", *[f"--answer={a}" for a in answers])
     assert code == 0 and err == ""
     assert not any(answer["assumed"] for answer in json.loads(out)["answers"])
@@ -146,7 +146,7 @@ def test_list_questions(capsys: pytest.CaptureFixture[str]) -> None:
     assert "workload  What GPU work will you run?\n    values: notebook | single-job | batch | inference | distributed-training | not-sure\n    default: single-job" in out
     code, out, _ = _run(capsys, "recommend", "--list-questions", "--format", "json", "--lang", "vi")
     rows = json.loads(out)
-    assert [row["key"] for row in rows][:3] == ["workload", "growth", "gpu_fraction"]
+    assert [row["key"] for row in rows][:3] == ["workload", "growth", "gpu_memory"]
     assert rows[0]["question"] == "Bạn sẽ chạy loại công việc GPU nào?" and rows[0]["default"] == "single-job"
 
 
@@ -182,23 +182,23 @@ def _guide(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], 
 
 
 def test_guide_asks_and_ends_in_the_same_summary(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    # notebook, will not grow, drivers preinstalled, often idle
-    code, out, err = _guide(monkeypatch, capsys, "1\n2\n1\n1\n", "--lang", "en", "--format", "json")
+    # notebook, will not grow, up to 24 GB, drivers preinstalled, often idle
+    code, out, err = _guide(monkeypatch, capsys, "1\n2\n1\n1\n1\n", "--lang", "en", "--format", "json")
     assert code == 0 and err == ""
     assert "Question 1: What GPU work will you run?\n  1. One interactive notebook (Jupyter)" in out
     assert "  6. Not sure (assume: One job or fine-tune on one GPU)" in out
     summary = json.loads(out[out.index("{") :])
     assert summary["recommendation"]["deployment"] == "plain-instance"
-    code, expected, _ = _run(capsys, "recommend", "--format", "json", "--lang", "en", "-a", "workload=notebook", "-a", "growth=no", "-a", "drivers=preinstalled", "-a", "idle=yes")
+    code, expected, _ = _run(capsys, "recommend", "--format", "json", "--lang", "en", "-a", "workload=notebook", "-a", "growth=no", "-a", "gpu_memory=24gb", "-a", "drivers=preinstalled", "-a", "idle=yes")
     assert json.loads(expected) == summary
 
 
 def test_guide_back_help_not_sure_and_invalid_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    typed = "b\n4\n?\nb\nfive\n9\n4\n1\n3\n3\n1\n1\n1\n2\n2\n"
+    typed = "b\n4\n?\nb\nfive\n9\n4\n2\n1\n3\n3\n1\n1\n1\n2\n2\n"
     code, out, _ = _guide(monkeypatch, capsys, typed, "--lang", "en")
     assert code == 0
     assert "This is the first question; there is nothing to go back to." in out
-    assert "Explained in: advisor show gpu-sharing, advisor show faq-multiple-jobs-one-gpu, advisor show gpu-memory-sizing, advisor show device-plugin" in out
+    assert "Explained in: advisor show gpu-memory-sizing\n" in out
     assert out.count("Question 1: What GPU work will you run?") == 2  # asked again after b
     assert "Please type a number from 1 to 6, or b, ? or q." in out
     assert "Assumed: Hard isolation (separate memory and compute)" in out
@@ -208,7 +208,7 @@ def test_guide_back_help_not_sure_and_invalid_input(monkeypatch: pytest.MonkeyPa
 
 
 def test_guide_in_vietnamese_accepts_option_names(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    typed = "distributed-training\npytorch\nself-run\nyes\nown\nyes\nno\n"
+    typed = "distributed-training\nmulti-gpu\npytorch\nself-run\nyes\nown\nyes\nno\n"
     code, out, _ = _guide(monkeypatch, capsys, typed, "--lang", "vi")
     assert code == 0
     assert "Câu hỏi 1: Bạn sẽ chạy loại công việc GPU nào?" in out
@@ -228,7 +228,7 @@ def test_guide_writes_a_file_and_refuses_to_overwrite_before_asking(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "plan.md"
-    code, _, err = _guide(monkeypatch, capsys, "6\n3\n3\n3\n3\n", "--lang", "en", "-o", str(path))
+    code, _, err = _guide(monkeypatch, capsys, "6\n3\n5\n3\n3\n3\n", "--lang", "en", "-o", str(path))
     assert code == 0 and err == f"Written to {path}\n"
     assert "## Assumptions" in path.read_text(encoding="utf-8")
     code, out, err = _guide(monkeypatch, capsys, "1\n", "--lang", "en", "-o", str(path))
@@ -248,7 +248,7 @@ def test_tree_text_in_vietnamese(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "tree", "--lang", "vi")
     assert code == 0
     assert "[workload] Loại công việc (workload)" in out
-    assert "    batch, inference → fraction" in out
+    assert "    batch, inference → cluster-memory" in out
 
 
 def test_every_new_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -46,6 +46,26 @@ def test_notebook_user_gets_a_plain_instance_and_no_sharing(tree: Tree) -> None:
     assert rec.needs == ()  # the provider catalogue describes Kubernetes offerings
 
 
+@pytest.mark.parametrize("workload", ["notebook", "inference", "distributed-training"])
+def test_the_memory_answer_picks_one_class_of_card_for_every_workload(tree: Tree, workload: str) -> None:
+    picked = {}
+    for memory in ("24gb", "48gb", "80gb", "multi-gpu"):
+        rec = _rec(tree, workload=workload, gpu_memory=memory)
+        card_points = [point for point in rec.points if point.topic == "gpu"]
+        assert len(card_points) == 1 and [a.key for a in card_points[0].because] == ["gpu_memory"]
+        assert "gpu-memory-sizing" in card_points[0].kb and "gpu-offered" in _checks(rec)
+        picked[memory] = card_points[0].rule
+    assert len(set(picked.values())) == 4
+    several = _rec(tree, workload=workload, gpu_memory="multi-gpu")
+    assert "nvlink-machines" in _checks(several) and "nvlink-machines" not in _checks(_rec(tree, workload=workload, gpu_memory="80gb"))
+
+
+def test_a_model_that_needs_several_gpus_gets_no_sharing_advice(tree: Tree) -> None:
+    rec = _rec(tree, workload="inference", gpu_memory="multi-gpu", gpu_fraction="yes", isolation="hard")
+    assert rec.gpu_sharing == () and not {point.rule for point in rec.points if point.topic == "sharing"}
+    assert "gpu-multi" in _rules(rec)
+
+
 def test_preinstalled_drivers_on_a_cluster_look_for_providers_that_install_them(tree: Tree) -> None:
     rec = _rec(tree, workload="batch", control_plane="managed", drivers="preinstalled")
     assert "preinstalled-drivers" in _rules(rec) and "preinstalled-drivers-instance" not in _rules(rec)
@@ -143,7 +163,7 @@ def test_not_sure_everywhere_gives_assumptions_not_errors(tree: Tree) -> None:
     completion = complete(tree, {})
     rec = recommend(completion.session)
     assert rec.deployment == "plain-instance"  # the default workload is one job on one GPU
-    assert [a.key for a in rec.assumptions] == ["workload", "growth", "drivers", "interruptible", "idle"]
+    assert [a.key for a in rec.assumptions] == ["workload", "growth", "gpu_memory", "drivers", "interruptible", "idle"]
     assert all(answer.assumed for answer in rec.answers)
     point = next(point for point in rec.points if point.rule == "plain-job")
     assert all(answer.assumed for answer in point.because)

@@ -46,6 +46,9 @@ def test_a_new_session_asks_the_workload_first(tree: Tree) -> None:
 
 def test_next_question_follows_the_answers(tree: Tree) -> None:
     session = _answer_all(tree, "inference")
+    assert session.next_question.key == "gpu_memory"  # type: ignore[union-attr]
+    assert session.answer("multi-gpu").next_question.key == "shared_storage"  # type: ignore[union-attr]
+    session = session.answer("80gb")
     assert session.next_question.key == "gpu_fraction"  # type: ignore[union-attr]
     session = session.answer("yes")
     assert session.next_question.key == "isolation"  # type: ignore[union-attr]
@@ -54,18 +57,18 @@ def test_next_question_follows_the_answers(tree: Tree) -> None:
 
 
 def test_back_forgets_the_last_answer_and_is_safe_at_the_start(tree: Tree) -> None:
-    session = _answer_all(tree, "inference", "yes")
-    assert _keys(session.back()) == ["workload"]
+    session = _answer_all(tree, "inference", "80gb", "yes")
+    assert _keys(session.back()) == ["workload", "gpu_memory"]
     assert session.back().next_question.key == "gpu_fraction"  # type: ignore[union-attr]
     assert Session.start(tree).back().answers == ()
 
 
 def test_changing_an_answer_drops_the_answers_that_no_longer_apply(tree: Tree) -> None:
-    session = _answer_all(tree, "inference", "yes", "hard", "yes", "no", "self-run", "yes")
-    assert _keys(session) == ["workload", "gpu_fraction", "isolation", "mig_cards", "shared_storage", "control_plane", "team_ops"]
+    session = _answer_all(tree, "inference", "80gb", "yes", "hard", "yes", "no", "self-run", "yes")
+    assert _keys(session) == ["workload", "gpu_memory", "gpu_fraction", "isolation", "mig_cards", "shared_storage", "control_plane", "team_ops"]
 
     whole = session.change("gpu_fraction", "no")
-    assert _keys(whole) == ["workload", "gpu_fraction", "shared_storage", "control_plane", "team_ops"]
+    assert _keys(whole) == ["workload", "gpu_memory", "gpu_fraction", "shared_storage", "control_plane", "team_ops"]
     assert whole.value("shared_storage") == "no"
 
     managed = session.change("control_plane", "managed")
@@ -73,29 +76,32 @@ def test_changing_an_answer_drops_the_answers_that_no_longer_apply(tree: Tree) -
     assert managed.next_question.key == "drivers"  # type: ignore[union-attr]
 
     distributed = session.change("workload", "distributed-training")
-    assert _keys(distributed) == ["workload", "control_plane", "team_ops"]  # no sharing or storage questions there
+    assert _keys(distributed) == ["workload", "gpu_memory", "control_plane", "team_ops"]  # no sharing or storage questions there
     assert distributed.next_question.key == "framework"  # type: ignore[union-attr]
-    assert _keys(distributed.answer("mpi")) == ["workload", "framework", "control_plane", "team_ops"]
+    assert _keys(distributed.answer("mpi")) == ["workload", "gpu_memory", "framework", "control_plane", "team_ops"]
+
+    several = session.change("gpu_memory", "multi-gpu")  # one that needs several GPUs is not asked about sharing one
+    assert _keys(several) == ["workload", "gpu_memory", "shared_storage", "control_plane", "team_ops"]
 
 
 def test_answers_still_ahead_are_kept_and_used_once_reached(tree: Tree) -> None:
-    session = _answer_all(tree, "inference", "yes", "hard", "yes", "no", "managed")
+    session = _answer_all(tree, "inference", "80gb", "yes", "hard", "yes", "no", "managed")
     soft = session.change("isolation", "soft")
-    assert _keys(soft) == ["workload", "gpu_fraction", "isolation", "shared_storage", "control_plane"]
+    assert _keys(soft) == ["workload", "gpu_memory", "gpu_fraction", "isolation", "shared_storage", "control_plane"]
     assert soft.next_question.key == "concurrent"  # type: ignore[union-attr]
-    assert [node.ask for node, _ in soft.steps] == ["workload", "gpu_fraction", "isolation"]
-    assert [answer.key for answer in soft.walked] == ["workload", "gpu_fraction", "isolation"]
+    assert [node.ask for node, _ in soft.steps] == ["workload", "gpu_memory", "gpu_fraction", "isolation"]
+    assert [answer.key for answer in soft.walked] == ["workload", "gpu_memory", "gpu_fraction", "isolation"]
     answered = soft.answer("yes")
-    assert _keys(answered) == ["workload", "gpu_fraction", "isolation", "concurrent", "shared_storage", "control_plane"]
+    assert _keys(answered) == ["workload", "gpu_memory", "gpu_fraction", "isolation", "concurrent", "shared_storage", "control_plane"]
     assert answered.next_question.key == "drivers"  # type: ignore[union-attr]
     assert "mig_cards" not in _keys(answered)
 
 
 def test_back_after_a_change_returns_to_the_previous_question(tree: Tree) -> None:
-    soft = _answer_all(tree, "inference", "yes", "hard", "yes", "no", "managed").change("isolation", "soft")
+    soft = _answer_all(tree, "inference", "80gb", "yes", "hard", "yes", "no", "managed").change("isolation", "soft")
     back = soft.back()
     assert back.next_question.key == "isolation"  # type: ignore[union-attr]
-    assert _keys(back) == ["workload", "gpu_fraction", "shared_storage", "control_plane"]
+    assert _keys(back) == ["workload", "gpu_memory", "gpu_fraction", "shared_storage", "control_plane"]
 
 
 def test_change_refuses_unanswered_keys_and_bad_values(tree: Tree) -> None:
@@ -126,16 +132,16 @@ def test_complete_uses_given_answers_and_reports_assumed_and_ignored(tree: Tree)
     result = complete(tree, {"workload": "notebook", "isolation": "hard", "idle": "no"})
     assert result.session.done
     assert result.ignored == ("isolation",)
-    assert result.assumed == ("growth", "drivers")
+    assert result.assumed == ("growth", "gpu_memory", "drivers")
     assert result.session.value("idle") == "no"
 
 
 def test_complete_strict_and_unknown_keys(tree: Tree) -> None:
-    with pytest.raises(InvalidInput, match="--strict: no answer for growth, drivers, idle"):
+    with pytest.raises(InvalidInput, match="--strict: no answer for growth, gpu_memory, drivers, idle"):
         complete(tree, {"workload": "notebook"}, strict=True)
     with pytest.raises(InvalidInput, match="unknown answer key 'gpu'; allowed keys: workload, growth"):
         complete(tree, {"gpu": "yes"})
-    full = {"workload": "notebook", "growth": "no", "drivers": "own", "idle": "no"}
+    full = {"workload": "notebook", "growth": "no", "gpu_memory": "24gb", "drivers": "own", "idle": "no"}
     assert complete(tree, full, strict=True).assumed == ()
 
 
@@ -143,12 +149,13 @@ def test_complete_strict_and_unknown_keys(tree: Tree) -> None:
 
 
 def test_save_and_load_roundtrip(tree: Tree, tmp_path: Path) -> None:
-    session = _answer_all(tree, "inference", "yes").answer(None)
+    session = _answer_all(tree, "inference", "48gb", "yes").answer(None)
     path = tmp_path / "session.json"
     save_session(session, path)
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["schema"] == 1 and data["tree"] == "gpu-orchestration"
-    assert data["answers"][2] == {"key": "isolation", "value": "hard", "assumed": True}
+    assert data["answers"][1] == {"key": "gpu_memory", "value": "48gb", "assumed": False}
+    assert data["answers"][3] == {"key": "isolation", "value": "hard", "assumed": True}
     loaded = load_session(path, tree)
     assert loaded == session
     save_session(loaded.answer("no"), path)  # saving again replaces the file

@@ -110,6 +110,7 @@ def test_bundled_tree_validates_clean(known_ids: set[str]) -> None:
 def test_public_answer_keys_and_values(bundled: Tree) -> None:
     public = {
         "workload": ("notebook", "single-job", "batch", "inference", "distributed-training"),
+        "gpu_memory": ("24gb", "48gb", "80gb", "multi-gpu"),
         "control_plane": ("managed", "self-run"),
         "gpu_fraction": ("yes", "no"),
         "isolation": ("hard", "soft"),
@@ -157,7 +158,10 @@ def test_questions_are_asked_only_where_relevant(bundled: Tree) -> None:
     for steps in paths(bundled):
         answers = {node.ask: value for node, value in steps if node.ask}
         if answers["workload"] in ("notebook", "single-job") and answers["growth"] == "no":
-            assert set(answers) <= {"workload", "growth", "drivers", "interruptible", "idle"}
+            assert set(answers) <= {"workload", "growth", "gpu_memory", "drivers", "interruptible", "idle"}
+        assert "gpu_memory" in answers  # every path sizes the card
+        if answers["gpu_memory"] == "multi-gpu":  # needing several GPUs, it cannot fit in part of one
+            assert "gpu_fraction" not in answers
         if answers["workload"] == "notebook":
             assert "framework" not in answers
         if answers["workload"] == "distributed-training":

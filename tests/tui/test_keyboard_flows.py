@@ -24,7 +24,7 @@ from advisor.tui.widgets.no_answer_card import NoAnswerCard
 
 from .helpers import ask, start_wizard
 
-NOTEBOOK = {"workload": "notebook", "growth": "no", "drivers": "preinstalled", "idle": "yes"}
+NOTEBOOK = {"workload": "notebook", "growth": "no", "gpu_memory": "24gb", "drivers": "preinstalled", "idle": "yes"}
 
 
 def _card_of(widget: object) -> object:
@@ -204,7 +204,7 @@ async def test_after_changing_the_first_answer_the_progress_counts_the_new_path(
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(100, 30)) as pilot:
         wizard = await start_wizard(pilot)
-        for value in ("inference", "yes", "hard", "yes"):
+        for value in ("inference", "80gb", "yes", "hard", "yes"):
             await choose(pilot, value)
         await pilot.press("a", "enter")  # change the first answer
         assert wizard.editing == "workload"

@@ -30,7 +30,7 @@ from tests.conftest import write_entry
 from .helpers import ask, walk
 
 ESCAPES = "\x1b]52;c;UFdORUQ=\x07\x1b]8;;http://evil.example/\x1b\\click\x1b]8;;\x1b\\"
-NOTEBOOK = {"workload": "notebook", "growth": "no", "drivers": "preinstalled", "idle": "yes"}
+NOTEBOOK = {"workload": "notebook", "growth": "no", "gpu_memory": "24gb", "drivers": "preinstalled", "idle": "yes"}
 
 
 def _messages(app: AdvisorApp) -> list[str]:

@@ -26,15 +26,15 @@ from .helpers import choose, start_wizard, walk
 
 PERSONAS = {
     # A solo researcher trying things in Jupyter on one card.
-    "notebook": {"workload": "notebook", "growth": "no", "drivers": "preinstalled", "idle": "yes"},
+    "notebook": {"workload": "notebook", "growth": "no", "gpu_memory": "24gb", "drivers": "preinstalled", "idle": "yes"},
     # A start-up serving small models that must not see each other's memory.
     "inference": {
-        "workload": "inference", "gpu_fraction": "yes", "isolation": "hard", "mig_cards": "yes", "shared_storage": "no",
+        "workload": "inference", "gpu_memory": "80gb", "gpu_fraction": "yes", "isolation": "hard", "mig_cards": "yes", "shared_storage": "no",
         "control_plane": "managed", "drivers": "preinstalled", "interruptible": "yes", "idle": "no",
     },
     # A lab running multi-node PyTorch on machines it operates itself.
     "training": {
-        "workload": "distributed-training", "framework": "pytorch", "control_plane": "self-run", "team_ops": "yes",
+        "workload": "distributed-training", "gpu_memory": "multi-gpu", "framework": "pytorch", "control_plane": "self-run", "team_ops": "yes",
         "drivers": "own", "interruptible": "no", "idle": "no",
     },
 }
@@ -94,21 +94,21 @@ async def test_escape_goes_back_and_an_earlier_answer_can_be_changed(kb_index: S
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
         wizard = await start_wizard(pilot)
-        for value in ("inference", "yes", "hard", "yes"):
+        for value in ("inference", "80gb", "yes", "hard", "yes"):
             await choose(pilot, value)
-        assert [a.key for a in wizard.session.answers] == ["workload", "gpu_fraction", "isolation", "mig_cards"]
+        assert [a.key for a in wizard.session.answers] == ["workload", "gpu_memory", "gpu_fraction", "isolation", "mig_cards"]
         await pilot.press("escape")  # back one question
-        assert wizard.question.key == "mig_cards" and len(wizard.session.answers) == 3
+        assert wizard.question.key == "mig_cards" and len(wizard.session.answers) == 4
         await choose(pilot, "yes")
-        # Jump to the second answer and change it: the sharing questions no longer apply.
-        await pilot.press("a", "down", "enter")
+        # Jump to the third answer and change it: the sharing questions no longer apply.
+        await pilot.press("a", "down", "down", "enter")
         assert wizard.editing == "gpu_fraction" and wizard.question.key == "gpu_fraction"
         await choose(pilot, "no")
         assert wizard.editing is None
-        assert [(a.key, a.value) for a in wizard.session.answers] == [("workload", "inference"), ("gpu_fraction", "no")]
+        assert [(a.key, a.value) for a in wizard.session.answers] == [("workload", "inference"), ("gpu_memory", "80gb"), ("gpu_fraction", "no")]
         assert wizard.question.key == "shared_storage"
         answers = wizard.query_one("#wizard-answers", OptionList)
-        assert [option.id for option in answers.options] == ["workload", "gpu_fraction"]
+        assert [option.id for option in answers.options] == ["workload", "gpu_memory", "gpu_fraction"]
 
 
 async def test_summary_back_change_keep_and_restart(kb_index: SearchIndex) -> None:
@@ -206,7 +206,7 @@ async def test_export_to_a_read_only_folder_is_a_notification(kb_index: SearchIn
 
 async def test_resume_a_saved_session(kb_index: SearchIndex, tree, config_dir: Path) -> None:  # type: ignore[no-untyped-def]
     config_dir.mkdir(parents=True, exist_ok=True)
-    session = Session.start(tree).answer("batch").answer("no")
+    session = Session.start(tree).answer("batch").answer("48gb").answer("no")
     save_session(session, config_dir / SESSION_FILE)
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -216,7 +216,7 @@ async def test_resume_a_saved_session(kb_index: SearchIndex, tree, config_dir: P
         await pilot.pause()
         wizard = app.screen
         assert isinstance(wizard, WizardScreen)
-        assert [(a.key, a.value) for a in wizard.session.answers] == [("workload", "batch"), ("gpu_fraction", "no")]
+        assert [(a.key, a.value) for a in wizard.session.answers] == [("workload", "batch"), ("gpu_memory", "48gb"), ("gpu_fraction", "no")]
         assert wizard.question.key == "shared_storage"
 
 

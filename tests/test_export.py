@@ -85,6 +85,7 @@ def test_json_has_exactly_the_documented_shape(persona: Recommendation) -> None:
     rec = data["recommendation"]
     assert {"deployment", "gpu_sharing", "points", "checklist", "kb"} <= set(rec)
     assert rec["deployment"] == "managed-k8s" and rec["gpu_sharing"] == ["mig"]
+    assert (rec["card"], rec["card_label"]) == ("80gb-card", "One 80 GB card: A100 80 GB or H100")
     assert all({"text", "because", "kb"} <= set(point) for point in rec["points"])
     mig = next(point for point in rec["points"] if point["rule"] == "mig")
     assert mig["because"] == ["gpu_fraction=yes", "isolation=hard", "mig_cards=yes"]

@@ -54,8 +54,9 @@ def test_the_memory_answer_picks_one_class_of_card_for_every_workload(tree: Tree
         card_points = [point for point in rec.points if point.topic == "gpu"]
         assert len(card_points) == 1 and [a.key for a in card_points[0].because] == ["gpu_memory"]
         assert "gpu-memory-sizing" in card_points[0].kb and "gpu-offered" in _checks(rec)
-        picked[memory] = card_points[0].rule
-    assert len(set(picked.values())) == 4
+        picked[memory] = (card_points[0].rule, rec.card)
+        assert rec.tree.choice_label(rec.tree.cards, rec.card, "en") != rec.card  # a declared card, with its label
+    assert len(set(picked.values())) == 4 and len({card for _, card in picked.values()}) == 4
     several = _rec(tree, workload=workload, gpu_memory="multi-gpu")
     assert "nvlink-machines" in _checks(several) and "nvlink-machines" not in _checks(_rec(tree, workload=workload, gpu_memory="80gb"))
 

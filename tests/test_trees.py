@@ -60,6 +60,7 @@ def _errors(path: Path, known: set[str]) -> list[str]:
             "trees/never_fires_value.yaml:73: rule 'scale-down' can never fire on 'idle=maybe': allowed values are yes, no",
         ),
         ("no_deployment.yaml", "trees/no_deployment.yaml:57: no rule sets a deployment for the path workload=inference, idle=yes"),
+        ("unknown_card.yaml", "trees/unknown_card.yaml:58: rule 'plain': unknown card 'h100-card' (cards: none declared)"),
         ("bad_yaml.yaml", "trees/bad_yaml.yaml:6: invalid YAML: did not find expected ',' or ']'"),
     ],
 )

@@ -32,7 +32,7 @@ from advisor.problems import DataError, Problem
 KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 VALUE_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
-SECTIONS = frozenset({"schema", "id", "title", "start", "questions", "flow", "rules", "checklist", "deployments", "sharing_modes", "topics"})
+SECTIONS = frozenset({"schema", "id", "title", "start", "questions", "flow", "rules", "checklist", "deployments", "sharing_modes", "topics", "cards"})
 
 
 class TreeReader:
@@ -278,9 +278,11 @@ def _read_rules(reader: TreeReader) -> tuple[Rule, ...]:
             values = reader.strings(wanted, at, f"{name}: condition on '{key}'")
             if values:
                 conditions.append(Condition(str(key), values, reader.line(*at)))
-        deployment = None
+        deployment = card = None
         if item.get("deployment") is not None:
             deployment = reader.string(item.get("deployment"), (*where, "deployment"), f"{name}: deployment", VALUE_PATTERN)
+        if item.get("card") is not None:
+            card = reader.string(item.get("card"), (*where, "card"), f"{name}: card", VALUE_PATTERN)
         rules.append(
             Rule(
                 id=rule_id,
@@ -293,6 +295,7 @@ def _read_rules(reader: TreeReader) -> tuple[Rule, ...]:
                 sharing=reader.strings(item.get("sharing"), (*where, "sharing"), f"{name}: sharing", VALUE_PATTERN),
                 needs=reader.strings(item.get("needs"), (*where, "needs"), f"{name}: needs", VALUE_PATTERN),
                 line=reader.line(*where, "id"),
+                card=card,
             )
         )
     return tuple(rules)
@@ -323,6 +326,7 @@ def parse_tree(path: Path) -> tuple[Tree, TreeReader]:
         deployments=_read_choices(reader, "deployments"),
         sharing_modes=_read_choices(reader, "sharing_modes"),
         topics=_read_choices(reader, "topics"),
+        cards=_read_choices(reader, "cards") if "cards" in data else (),  # optional: a tree may not pick cards
         path=display,
         lines={"rules": reader.line("rules"), "start": reader.line("start")},
     )

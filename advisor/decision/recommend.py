@@ -38,6 +38,8 @@ class Recommendation(NamedTuple):
     # What to look for in a provider: from the tree's `needs` on the deployment, the sharing modes,
     # the checklist items and the rules, in that order.
     needs: tuple[str, ...] = ()
+    # The class of card to rent (one of the tree's `cards`), "" when no rule picks one.
+    card: str = ""
 
     @property
     def assumptions(self) -> tuple[Answer, ...]:
@@ -54,6 +56,7 @@ def recommend(session: Session) -> Recommendation:
     fired = [rule for rule in tree.rules if rule.matches(values)]
 
     deployment = next((rule.deployment for rule in fired if rule.deployment), "")
+    card = next((rule.card for rule in fired if rule.card), "")
     wanted_modes = {mode for rule in fired for mode in rule.sharing}
     sharing = tuple(choice.value for choice in tree.sharing_modes if choice.value in wanted_modes)
 
@@ -90,4 +93,5 @@ def recommend(session: Session) -> Recommendation:
         checklist=checklist,
         kb=tuple(cited),
         needs=tuple(needs),
+        card=card,
     )

@@ -128,6 +128,7 @@ class Rule(NamedTuple):
     sharing: tuple[str, ...] = ()
     needs: tuple[str, ...] = ()
     line: int = 0
+    card: str | None = None
 
     def matches(self, answers: Mapping[str, str]) -> bool:
         return all(answers.get(condition.key) in condition.values for condition in self.when)
@@ -144,7 +145,7 @@ class CheckItem(NamedTuple):
 
 
 class Choice(NamedTuple):
-    """A named value with a label: a deployment model, a sharing mode or a topic."""
+    """A named value with a label: a deployment model, a sharing mode, a topic or a class of GPU card."""
 
     value: str
     label: Text
@@ -165,6 +166,7 @@ class _TreeRecord(NamedTuple):
     deployments: tuple[Choice, ...]
     sharing_modes: tuple[Choice, ...]
     topics: tuple[Choice, ...]
+    cards: tuple[Choice, ...] = ()
     path: str = ""
     lines: Mapping[str, int] = MappingProxyType({})
 

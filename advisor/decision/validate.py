@@ -55,11 +55,14 @@ def _check_references(tree: Tree, reader: TreeReader) -> None:
     deployments = {choice.value for choice in tree.deployments}
     sharing = {choice.value for choice in tree.sharing_modes}
     topics = {choice.value for choice in tree.topics}
+    cards = {choice.value for choice in tree.cards}
     for rule in tree.rules:
         if rule.topic and rule.topic not in topics:
             reader.report(rule.line, f"rule '{rule.id}': unknown topic '{rule.topic}' (topics: {', '.join(sorted(topics))})")
         if rule.deployment is not None and rule.deployment not in deployments:
             reader.report(rule.line, f"rule '{rule.id}': unknown deployment '{rule.deployment}' (deployments: {', '.join(sorted(deployments))})")
+        if rule.card is not None and rule.card not in cards:
+            reader.report(rule.line, f"rule '{rule.id}': unknown card '{rule.card}' (cards: {', '.join(sorted(cards)) or 'none declared'})")
         for mode in rule.sharing:
             if mode not in sharing:
                 reader.report(rule.line, f"rule '{rule.id}': unknown sharing mode '{mode}' (modes: {', '.join(sorted(sharing))})")

@@ -46,6 +46,7 @@ def render_html(view: RecommendationView) -> str:
     body += [
         f'<section><h2>{word("recommendation")}</h2><dl class="summary">',
         f"<dt>{word('deployment')}</dt><dd>{e(view.deployment_label)} <code>{e(view.deployment)}</code></dd>",
+        *([f"<dt>{word('card')}</dt><dd>{e(view.card[1])} <code>{e(view.card[0])}</code></dd>"] if view.card else []),
         f"<dt>{word('gpu_sharing')}</dt><dd>{sharing}</dd>",
         "</dl></section>",
     ]

@@ -53,6 +53,8 @@ def render_markdown(view: RecommendationView) -> str:
 
     out += [f"## {md_text(word('recommendation'))}", ""]
     out.append(f"- **{md_text(word('deployment'))}:** {md_text(view.deployment_label)} ({md_code(view.deployment)})")
+    if view.card:
+        out.append(f"- **{md_text(word('card'))}:** {md_text(view.card[1])} ({md_code(view.card[0])})")
     if view.sharing:
         modes = ", ".join(f"{md_text(label)} ({md_code(mode)})" for mode, label in view.sharing)
     else:

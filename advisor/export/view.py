@@ -105,6 +105,7 @@ class RecommendationView(NamedTuple):
     title: str
     deployment: str
     deployment_label: str
+    card: tuple[str, str] | None  # the class of card to rent and its label, None when none is picked
     sharing: tuple[tuple[str, str], ...]
     answers: tuple[AnswerView, ...]
     points: tuple[PointView, ...]
@@ -130,6 +131,8 @@ class RecommendationView(NamedTuple):
             "recommendation": {
                 "deployment": self.deployment,
                 "deployment_label": self.deployment_label,
+                "card": self.card[0] if self.card else None,
+                "card_label": self.card[1] if self.card else None,
                 "gpu_sharing": [value for value, _ in self.sharing],
                 "points": [
                     {"text": p.text, "because": [f"{a.key}={a.value}" for a in p.because], "kb": list(p.kb), "topic": p.topic, "rule": p.rule}
@@ -167,6 +170,7 @@ def build_view(rec: Recommendation, lang: str, titles: dict[str, str] | None = N
         title=tree.title.get(lang),
         deployment=rec.deployment,
         deployment_label=tree.choice_label(tree.deployments, rec.deployment, lang),
+        card=(rec.card, tree.choice_label(tree.cards, rec.card, lang)) if rec.card else None,
         sharing=tuple((mode, tree.choice_label(tree.sharing_modes, mode, lang)) for mode in rec.gpu_sharing),
         answers=tuple(answer_view(answer) for answer in rec.answers),
         points=tuple(

@@ -60,6 +60,7 @@ async def test_complete_the_wizard_for_a_persona(persona: str, kb_index: SearchI
         assert (rec.deployment, rec.gpu_sharing, rec.checklist) == (expected.deployment, expected.gpu_sharing, expected.checklist)
         headline = summary.query_one("#summary-headline").render().plain
         assert tree.choice_label(tree.deployments, rec.deployment, "en") in headline
+        assert rec.card and tree.choice_label(tree.cards, rec.card, "en") in headline  # which GPU to rent
         shown = "\n".join(static.render().plain for static in summary.query("#summary-body Static"))
         assert all(point.text.get("en") in shown for point in rec.points)  # every reason...
         assert all(f"☐ {item.text.get('en')}" in shown for item in rec.checklist)  # ...and check

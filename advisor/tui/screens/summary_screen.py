@@ -97,9 +97,10 @@ class SummaryScreen(AdvisorScreen[str | None]):
         word = view.word
         self.sub_title = word("recommendation")
         sharing = ", ".join(label for _, label in view.sharing) or word("whole_gpus")
+        headline = [(word("deployment"), view.deployment_label), *([(word("card"), view.card[1])] if view.card else []), (word("gpu_sharing"), sharing)]
         titles = dict(view.kb)
         rows: list[Static] = [
-            Static(f"{word('deployment')}: {clean(view.deployment_label)}\n{word('gpu_sharing')}: {clean(sharing)}", id="summary-headline", markup=False),
+            Static("\n".join(f"{name}: {clean(value)}" for name, value in headline), id="summary-headline", markup=False),
             Static(word("reasons"), classes="summary-heading", markup=False),
         ]
         topic = None

@@ -62,6 +62,24 @@ def test_recommendation_lists_fitting_providers_in_every_format(capsys: pytest.C
     assert "Providers that fit" in page and "Prices and availability change often" in page
 
 
+def test_the_providers_that_fit_say_whether_they_list_the_card_to_rent(capsys: pytest.CaptureFixture[str]) -> None:
+    answers = ["--answer", "workload=inference", "--answer", "gpu_memory=48gb", "--answer", "control_plane=managed"]
+    assert main(["recommend", *answers, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["recommendation"]["card"] == "48gb-card"
+    listed = [p["card_gpus"] for p in data["providers"]["providers"]]
+    assert ["L40S"] in listed and [] in listed  # some list the L40S, some do not
+    statuses = [p["status"] for p in data["providers"]["providers"]]
+    for status in set(statuses):  # within a status, those with the card come first
+        within = [bool(p["card_gpus"]) for p in data["providers"]["providers"] if p["status"] == status]
+        assert within == sorted(within, reverse=True)
+    assert main(["recommend", *answers, "--format", "md", "--lang", "en"]) == 0
+    markdown = capsys.readouterr().out
+    assert "Fits · has this card: L40S" in markdown and "lists none of this card's GPUs (L40S)" in markdown
+    assert main(["recommend", *answers, "--format", "md", "--lang", "vi"]) == 0
+    assert "có card này: L40S" in capsys.readouterr().out
+
+
 def test_provider_names_are_escaped_in_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     kb = tmp_path / "kb"
     shutil.copytree(bundled_knowledge_dir(), kb)

@@ -198,6 +198,18 @@ def test_ranking(catalogue: Catalogue, needs: list[str], expected: list[tuple[st
     assert [(m.provider.id, m.status) for m in without_failures] == [pair for pair in expected if pair[1] != "fails"]
 
 
+def test_providers_listing_the_card_to_rent_come_first_within_their_status(catalogue: Catalogue) -> None:
+    def order(gpus: list[str]) -> list[str]:
+        return [m.provider.id for m in match(catalogue, ["managed"], gpus=gpus) if m.status == "fits"]
+
+    plain = order([])
+    assert set(plain) == {"alpha", "bravo", "aardvark"} and plain.index("aardvark") < plain.index("alpha")  # by name
+    assert order(["h100"])[0] == "alpha"  # case-insensitive, as people write model names
+    assert order(["L4", "A10G"])[0] == "aardvark"
+    assert order(["B200"]) == plain  # nobody lists it: the order by name stands
+    assert order(["H100"])[-1] == "bravo"  # unknown models never count as listing the card
+
+
 def test_no_needs_lists_everyone_as_fitting(catalogue: Catalogue) -> None:
     assert [m.status for m in match(catalogue, [])] == ["fits"] * 5
 

@@ -35,17 +35,24 @@ def check_need(provider: Provider, need: str) -> NeedCheck:
     return NeedCheck(need, "failed", fact_key, "", fact.source)
 
 
-def match(catalogue: Catalogue, needs: Iterable[str], *, include_failing: bool = False) -> list[ProviderMatch]:
+def match(catalogue: Catalogue, needs: Iterable[str], *, include_failing: bool = False, gpus: Iterable[str] = ()) -> list[ProviderMatch]:
     """Rank providers for `needs`: those meeting every need, then those with unknowns to verify.
 
-    Failing providers come last and only with `include_failing` (`--all`). Ties go to fewer failed
-    needs, then fewer unknowns, then the name. Raises `UnknownNeed` for a need outside `NEEDS`.
+    Failing providers come last and only with `include_failing` (`--all`). Ties go to providers
+    that list one of `gpus` (the GPU models of the card to rent), then to fewer failed needs, then
+    fewer unknowns, then the name. Raises `UnknownNeed` for a need outside `NEEDS`.
     """
     wanted = normalize_needs(needs)
+    preferred = {model.casefold() for model in gpus}
     matches = [ProviderMatch(p, tuple(check_need(p, need) for need in wanted)) for p in catalogue.providers]
     if not include_failing:
         matches = [m for m in matches if m.status != "fails"]
-    matches.sort(key=lambda m: (_STATUS_ORDER[m.status], len(m.failed), len(m.unknown), m.provider.name.casefold(), m.provider.id))
+
+    def lists_a_preferred_gpu(found: ProviderMatch) -> bool:
+        offered = found.provider.fact("gpu_models").value
+        return isinstance(offered, tuple) and any(model.casefold() in preferred for model in offered)
+
+    matches.sort(key=lambda m: (_STATUS_ORDER[m.status], not lists_a_preferred_gpu(m), len(m.failed), len(m.unknown), m.provider.name.casefold(), m.provider.id))
     return matches
 
 
@@ -58,8 +65,9 @@ class Fit(NamedTuple):
     as_of: str | None
 
 
-def fit(catalogue: Catalogue, needs: Iterable[str], limit: int = FIT_LIMIT) -> Fit:
-    """Providers meeting every need first, then those with unknowns to verify; at most `limit`."""
+def fit(catalogue: Catalogue, needs: Iterable[str], limit: int = FIT_LIMIT, *, gpus: Iterable[str] = ()) -> Fit:
+    """Providers meeting every need first, then those with unknowns to verify, those listing one of
+    `gpus` first within each; at most `limit`."""
     wanted = normalize_needs(needs)
-    return Fit(wanted, tuple(match(catalogue, wanted)[:limit]) if wanted else (), catalogue.as_of)
+    return Fit(wanted, tuple(match(catalogue, wanted, gpus=gpus)[:limit]) if wanted else (), catalogue.as_of)
 

@@ -157,7 +157,8 @@ def _read_choices(reader: TreeReader, section: str) -> tuple[Choice, ...]:
             continue
         label = reader.text(item.get("label"), (section, index, "label"), f"{section} '{value}' label")
         needs = reader.strings(item.get("needs"), (section, index, "needs"), f"{section} '{value}': needs", VALUE_PATTERN)
-        choices.append(Choice(value, label, needs, reader.line(section, index, "value")))
+        models = reader.strings(item.get("models"), (section, index, "models"), f"{section} '{value}': models")
+        choices.append(Choice(value, label, needs, reader.line(section, index, "value"), models))
     return tuple(choices)
 
 

@@ -45,6 +45,11 @@ class Recommendation(NamedTuple):
     def assumptions(self) -> tuple[Answer, ...]:
         return tuple(answer for answer in self.answers if answer.assumed)
 
+    @property
+    def card_models(self) -> tuple[str, ...]:
+        """The GPU models of the recommended card, as the provider catalogue names them."""
+        return next((choice.models for choice in self.tree.cards if choice.value == self.card), ())
+
 
 def recommend(session: Session) -> Recommendation:
     """The recommendation for a finished session (`ValueError` while questions remain)."""

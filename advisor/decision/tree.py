@@ -151,6 +151,7 @@ class Choice(NamedTuple):
     label: Text
     needs: tuple[str, ...] = ()
     line: int = 0
+    models: tuple[str, ...] = ()  # a card's GPU models, as the provider catalogue names them
 
 
 class _TreeRecord(NamedTuple):

@@ -104,12 +104,12 @@ def _fit(rec: Recommendation, index: SearchIndex | None, kb_root: str | os.PathL
         if index is not None:
             from advisor.library import catalogue_of
 
-            return fit(catalogue_of(index), rec.needs)
+            return fit(catalogue_of(index), rec.needs, gpus=rec.card_models)
         from pathlib import Path
 
         from advisor.catalogue.load import load_catalogue
 
-        return fit(load_catalogue(Path(kb_root)), rec.needs)
+        return fit(load_catalogue(Path(kb_root)), rec.needs, gpus=rec.card_models)
     except (DataError, OSError, ValueError):  # the advice stands without the provider list
         return None
 

@@ -129,5 +129,11 @@ def _providers(providers: ProvidersView, lang: str) -> list[str]:
             + "</li>"
             for check in found.verify
         )
-        out.append(f"<li><strong>{e(found.name)}</strong> <code>{e(found.id)}</code>: {e(found.status_text)}" + (f'<ul class="refs">{verify}</ul>' if verify else "") + "</li>")
+        note = providers.card_note(found, lang)
+        out.append(
+            f"<li><strong>{e(found.name)}</strong> <code>{e(found.id)}</code>: {e(found.status_text)}"
+            + (f" · {e(note)}" if note else "")
+            + (f'<ul class="refs">{verify}</ul>' if verify else "")
+            + "</li>"
+        )
     return out + [f'</ul><p class="because">{e(providers.reminder)}</p></section>']

@@ -119,7 +119,8 @@ def _providers(providers: ProvidersView, lang: str) -> list[str]:
     if not providers.providers:
         out.append(md_text(t("prov_none_fit", lang)))
     for found in providers.providers:
-        out.append(f"- **{md_text(found.name)}** ({md_code(found.id)}): {md_text(found.status_text)}")
+        note = providers.card_note(found, lang)
+        out.append(f"- **{md_text(found.name)}** ({md_code(found.id)}): {md_text(found.status_text)}" + (f" · {md_text(note)}" if note else ""))
         for check in found.verify:
             link = f" <{check.link}>" if check.link and not re.search(r"[\s<>]", check.link) else ""
             out.append(f"  - {md_text(t('prov_verify_item', lang, what=check.need_text, url=''))}{link}".rstrip())

@@ -65,6 +65,9 @@ class ProviderView(NamedTuple):
     status_text: str
     verify: tuple[VerifyView, ...]
     as_of: str | None
+    # The provider's GPU models that are the recommended card's; None when no card is recommended
+    # or the catalogue does not know the provider's models.
+    card_gpus: tuple[str, ...] | None = None
 
 
 class ProvidersView(NamedTuple):
@@ -75,6 +78,15 @@ class ProvidersView(NamedTuple):
     as_of: str | None
     reminder: str
     providers: tuple[ProviderView, ...]
+    card_models: tuple[str, ...] = ()  # the recommended card's GPU models
+
+    def card_note(self, found: ProviderView, lang: str) -> str:
+        """Whether `found` lists the recommended card ("" when that is not known)."""
+        if found.card_gpus is None:
+            return ""
+        if found.card_gpus:
+            return t("prov_card_gpus", lang, models=", ".join(found.card_gpus))
+        return t("prov_card_gpus_none", lang, models=", ".join(self.card_models))
 
     def record(self) -> dict[str, Any]:
         return {
@@ -90,6 +102,7 @@ class ProvidersView(NamedTuple):
                     "status_text": p.status_text,
                     "verify": [{"need": v.need, "need_text": v.need_text, "link": v.link} for v in p.verify],
                     "as_of": p.as_of,
+                    "card_gpus": list(p.card_gpus) if p.card_gpus is not None else None,
                 }
                 for p in self.providers
             ],
@@ -179,11 +192,11 @@ def build_view(rec: Recommendation, lang: str, titles: dict[str, str] | None = N
         ),
         checklist=tuple(CheckView(item.id, item.text.get(lang), item.kb) for item in rec.checklist),
         kb=tuple((kb_id, titles.get(kb_id)) for kb_id in rec.kb),
-        providers=_providers_view(fit, lang) if fit is not None else None,
+        providers=_providers_view(fit, lang, rec.card_models) if fit is not None else None,
     )
 
 
-def _providers_view(fit: Fit, lang: str) -> ProvidersView:
+def _providers_view(fit: Fit, lang: str, card_models: tuple[str, ...]) -> ProvidersView:
     from advisor.catalogue.wording import need_label, reminder, status_text
 
     return ProvidersView(
@@ -191,6 +204,7 @@ def _providers_view(fit: Fit, lang: str) -> ProvidersView:
         needs_text=", ".join(need_label(need, lang) for need in fit.needs),
         as_of=fit.as_of,
         reminder=reminder(lang, fit.as_of),
+        card_models=card_models,
         providers=tuple(
             ProviderView(
                 found.provider.id,
@@ -199,6 +213,7 @@ def _providers_view(fit: Fit, lang: str) -> ProvidersView:
                 status_text(found.status, lang),
                 tuple(VerifyView(check.need, need_label(check.need, lang), check.link) for check in found.to_verify),
                 found.provider.as_of,
+                _card_gpus(found.provider.fact("gpu_models").value, card_models),
             )
             for found in fit.matches
         ),
@@ -211,3 +226,11 @@ def because_text(view: RecommendationView, answers: tuple[AnswerView, ...]) -> l
     if not answers:
         return [(view.word("always"), False)]
     return [(f"{a.title}: {a.label}", a.assumed) for a in answers]
+
+
+def _card_gpus(offered: str | tuple[str, ...], card_models: tuple[str, ...]) -> tuple[str, ...] | None:
+    """Which of a provider's GPU models (`offered`, a tuple when known) are the card's, in the provider's order."""
+    if not card_models or not isinstance(offered, tuple):
+        return None
+    wanted = {model.casefold() for model in card_models}
+    return tuple(model for model in offered if model.casefold() in wanted)

@@ -64,6 +64,8 @@ async def test_complete_the_wizard_for_a_persona(persona: str, kb_index: SearchI
         shown = "\n".join(static.render().plain for static in summary.query("#summary-body Static"))
         assert all(point.text.get("en") in shown for point in rec.points)  # every reason...
         assert all(f"☐ {item.text.get('en')}" in shown for item in rec.checklist)  # ...and check
+        if rec.deployment == "managed-k8s":  # the providers that fit say whether they list the card
+            assert "has this card: H100" in shown
         cited = summary.query_one("#summary-cited", OptionList)
         assert [option.id for option in cited.options] == list(rec.kb)
         saved = json.loads((config_dir / SESSION_FILE).read_text(encoding="utf-8"))

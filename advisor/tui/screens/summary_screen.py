@@ -140,7 +140,8 @@ class SummaryScreen(AdvisorScreen[str | None]):
         if not providers.providers:
             rows.append(Static(t("prov_none_fit", lang), classes="summary-point", markup=False))
         for found in providers.providers:
-            rows.append(Static(f"• {clean(found.name)}: {clean(found.status_text)}", classes="summary-point", markup=False))
+            note = providers.card_note(found, lang)
+            rows.append(Static(f"• {clean(found.name)}: {clean(found.status_text)}" + (f" · {clean(note)}" if note else ""), classes="summary-point", markup=False))
             for check in found.verify:
                 rows.append(Static(clean(t("prov_verify_item", lang, what=check.need_text, url=check.link or "")), classes="summary-because", markup=False))
         rows.append(Static(clean(providers.reminder), classes="summary-because", markup=False))

@@ -155,6 +155,22 @@ def test_which_providers_ranks_like_the_cli(fixture_index: SearchIndex) -> None:
     assert answer.summary == "Fits: Alpha Cloud. To verify: Bravo Kube, Delta Pods."
 
 
+def test_which_providers_list_a_gpu_model(fixture_index: SearchIndex) -> None:
+    answer = answer_provider_question(fixture_index, "which providers offer H100", None)
+    assert answer is not None
+    assert (answer.id, answer.title, answer.reason["gpus"]) == ("providers:gpu_models", "Providers that list H100", ["H100"])
+    text = answer.answer
+    assert text.index("**Listing H100 (1)**") < text.index("Alpha Cloud") < text.index("**GPU models unknown: check their pages (2)**")
+    assert text.index("Bravo Kube") > text.index("unknown: check") and "Delta Pods" in text
+    assert "Charlie Metal" not in text and "Aardvark GPU" not in text
+    assert "2 more list none of them" in text and answer.summary == "Providers that list H100: Alpha Cloud."
+    several = answer_provider_question(fixture_index, "nhà cung cấp nào có rtx 6000 ada hoặc l4", None)  # a model of several words, in Vietnamese
+    assert several is not None and several.reason["gpus"] == ["RTX 6000 Ada", "L4"]
+    assert "**Có RTX 6000 Ada, L4 (2)**" in several.answer and "Aardvark GPU" in several.answer and "Charlie Metal" in several.answer
+    table = answer_provider_question(fixture_index, "which providers offer which gpu models", None)  # no model named: every provider
+    assert table is not None and "gpus" not in table.reason and "Charlie Metal" in table.answer and "Aardvark GPU" in table.answer
+
+
 def test_which_providers_in_vietnamese(fixture_index: SearchIndex) -> None:
     answer = answer_provider_question(fixture_index, "nhà cung cấp nào hỗ trợ MIG", None)
     assert answer is not None and answer.lang == "vi"

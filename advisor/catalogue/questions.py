@@ -71,6 +71,7 @@ class _Terms:
     longest: int
     words: dict[str, frozenset[str]]  # each list of `catalogue_questions`, folded (alias lists may hold phrases)
     choosing_phrases: tuple[tuple[str, ...], ...]  # multi-word `choosing_words`
+    gpus: dict[tuple[str, ...], str]  # every GPU model some provider lists, analysed -> as the catalogue spells it
 
 
 # Built once per loaded index (its analyzer), on the first provider question.
@@ -93,9 +94,17 @@ def _terms(index_data: Mapping[str, Any], analyzer: Analyzer) -> _Terms | None:
             key = tuple(analyzer.content(phrase))
             if key and key not in aliases and not (len(key) == 1 and key[0] in words["filler"]):
                 features.setdefault(key, (tuple(facts), need))
+    gpus: dict[tuple[str, ...], str] = {}
+    for provider in catalogue.providers:
+        offered = provider.fact("gpu_models").value
+        for model in offered if isinstance(offered, tuple) else ():
+            key = tuple(analyzer.content(model))
+            if key and key not in aliases:  # "which providers have an A10" asks about GPU models
+                gpus.setdefault(key, model)
+                features.setdefault(key, (("gpu_models",), None))
     longest = max(len(key) for key in (*aliases, *features))
     choosing = tuple(tuple(phrase.split()) for phrase in data["choosing_words"] if " " in phrase)
-    terms = _Terms(catalogue, aliases, features, longest, words, choosing)
+    terms = _Terms(catalogue, aliases, features, longest, words, choosing, gpus)
     _TERMS[analyzer] = terms
     return terms
 
@@ -115,6 +124,7 @@ class ProviderQuestion:
         guidance: Whether it asks how to do something or what to choose ("install the GPU
             Operator on EKS", "nên dùng EKS hay tự dựng") rather than for a fact: a knowledge
             entry then answers, with the catalogue's facts beside it.
+        gpus: GPU models named, as the catalogue spells them ("which providers offer H200").
     """
 
     providers: tuple[str, ...]
@@ -124,6 +134,7 @@ class ProviderQuestion:
     which: bool
     catalogue: Catalogue = field(compare=False, repr=False)
     guidance: bool = False
+    gpus: tuple[str, ...] = ()
 
     @property
     def defers_to_knowledge(self) -> bool:
@@ -154,6 +165,7 @@ def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str)
     named: list[tuple[str, tuple[str, ...]]] = []
     facts: list[str] = []
     needs: list[str] = []
+    gpus: list[str] = []
     other = 0
     position = 0
     while position < len(words):
@@ -163,6 +175,8 @@ def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str)
                 named.append((terms.aliases[key], key))
                 break
             if key in terms.features:
+                if key in terms.gpus and terms.gpus[key] not in gpus:
+                    gpus.append(terms.gpus[key])
                 found_facts, need = terms.features[key]
                 facts.extend(f for f in found_facts if f not in facts)
                 if need and need not in needs:
@@ -194,7 +208,7 @@ def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str)
     if not providers and not which:
         return None
     guidance = _has_any(all_words, terms.words["guidance_words"])
-    return ProviderQuestion(tuple(providers), tuple(facts), tuple(needs), other, which, terms.catalogue, guidance)
+    return ProviderQuestion(tuple(providers), tuple(facts), tuple(needs), other, which, terms.catalogue, guidance, tuple(gpus))
 
 
 def _has_any(words: list[str], wanted: frozenset[str]) -> bool:

@@ -43,16 +43,11 @@ def match(catalogue: Catalogue, needs: Iterable[str], *, include_failing: bool =
     fewer unknowns, then the name. Raises `UnknownNeed` for a need outside `NEEDS`.
     """
     wanted = normalize_needs(needs)
-    preferred = {model.casefold() for model in gpus}
+    preferred = tuple(gpus)
     matches = [ProviderMatch(p, tuple(check_need(p, need) for need in wanted)) for p in catalogue.providers]
     if not include_failing:
         matches = [m for m in matches if m.status != "fails"]
-
-    def lists_a_preferred_gpu(found: ProviderMatch) -> bool:
-        offered = found.provider.fact("gpu_models").value
-        return isinstance(offered, tuple) and any(model.casefold() in preferred for model in offered)
-
-    matches.sort(key=lambda m: (_STATUS_ORDER[m.status], not lists_a_preferred_gpu(m), len(m.failed), len(m.unknown), m.provider.name.casefold(), m.provider.id))
+    matches.sort(key=lambda m: (_STATUS_ORDER[m.status], not m.provider.gpus_among(preferred), len(m.failed), len(m.unknown), m.provider.name.casefold(), m.provider.id))
     return matches
 
 

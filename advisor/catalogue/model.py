@@ -142,6 +142,15 @@ class Provider(NamedTuple):
                 return fact
         return Fact(key)
 
+    def gpus_among(self, models: Iterable[str]) -> tuple[str, ...] | None:
+        """The provider's GPU models that are among `models` (any case), in its own order; None
+        when its GPU models are unknown."""
+        offered = self.fact("gpu_models").value
+        if not isinstance(offered, tuple):
+            return None
+        wanted = {model.casefold() for model in models}
+        return tuple(model for model in offered if model.casefold() in wanted)
+
     @property
     def docs_url(self) -> str | None:
         """Where to verify an unknown with no page of its own: the Kubernetes page, else any source."""

@@ -202,9 +202,8 @@ def _fact_table(catalogue: Catalogue, question: ProviderQuestion, lang: str) -> 
         body = lines(providers)
     else:
         models = ", ".join(question.gpus)
-        wanted = {model.casefold() for model in question.gpus}
-        listing = [p for p in providers if isinstance(p.fact("gpu_models").value, tuple) and wanted & {m.casefold() for m in p.fact("gpu_models").value}]
-        unknown = [p for p in providers if not p.fact("gpu_models").known]
+        listing = [p for p in providers if p.gpus_among(question.gpus)]
+        unknown = [p for p in providers if p.gpus_among(question.gpus) is None]
         body = [f"**{t('prov_gpu_listing', lang, models=models)} ({len(listing)})**", ""] + (lines(listing) or [t("prov_none_fit", lang)])
         if unknown:
             body += ["", f"**{t('prov_gpu_unknown', lang)} ({len(unknown)})**", ""] + lines(unknown)

@@ -213,7 +213,7 @@ def _providers_view(fit: Fit, lang: str, card_models: tuple[str, ...]) -> Provid
                 status_text(found.status, lang),
                 tuple(VerifyView(check.need, need_label(check.need, lang), check.link) for check in found.to_verify),
                 found.provider.as_of,
-                _card_gpus(found.provider.fact("gpu_models").value, card_models),
+                found.provider.gpus_among(card_models) if card_models else None,
             )
             for found in fit.matches
         ),
@@ -226,11 +226,3 @@ def because_text(view: RecommendationView, answers: tuple[AnswerView, ...]) -> l
     if not answers:
         return [(view.word("always"), False)]
     return [(f"{a.title}: {a.label}", a.assumed) for a in answers]
-
-
-def _card_gpus(offered: str | tuple[str, ...], card_models: tuple[str, ...]) -> tuple[str, ...] | None:
-    """Which of a provider's GPU models (`offered`, a tuple when known) are the card's, in the provider's order."""
-    if not card_models or not isinstance(offered, tuple):
-        return None
-    wanted = {model.casefold() for model in card_models}
-    return tuple(model for model in offered if model.casefold() in wanted)

@@ -158,17 +158,16 @@ def test_which_providers_ranks_like_the_cli(fixture_index: SearchIndex) -> None:
 def test_which_providers_list_a_gpu_model(fixture_index: SearchIndex) -> None:
     answer = answer_provider_question(fixture_index, "which providers offer H100", None)
     assert answer is not None
-    assert (answer.id, answer.title, answer.reason["gpus"]) == ("providers:gpu_models", "Providers that list H100", ["H100"])
+    assert (answer.id, answer.title) == ("providers:gpu:H100", "Providers with GPU model H100")
     text = answer.answer
-    assert text.index("**Listing H100 (1)**") < text.index("Alpha Cloud") < text.index("**GPU models unknown: check their pages (2)**")
-    assert text.index("Bravo Kube") > text.index("unknown: check") and "Delta Pods" in text
+    assert text.index("**Fits (1)**") < text.index("Alpha Cloud") < text.index("**To verify (2)**") < text.index("Bravo Kube")
     assert "Charlie Metal" not in text and "Aardvark GPU" not in text
-    assert "2 more list none of them" in text and answer.summary == "Providers that list H100: Alpha Cloud."
-    several = answer_provider_question(fixture_index, "nhà cung cấp nào có rtx 6000 ada hoặc l4", None)  # a model of several words, in Vietnamese
-    assert several is not None and several.reason["gpus"] == ["RTX 6000 Ada", "L4"]
-    assert "**Có RTX 6000 Ada, L4 (2)**" in several.answer and "Aardvark GPU" in several.answer and "Charlie Metal" in several.answer
+    assert "`advisor providers --need gpu:H100 --all`" in text  # the same ranking as the command
+    several = answer_provider_question(fixture_index, "nhà cung cấp nào có managed k8s và rtx 6000 ada", None)  # a model of several words
+    assert several is not None and several.id == "providers:managed+gpu:RTX 6000 Ada"
+    assert "Charlie Metal" not in several.answer  # it lists the card, but runs no managed Kubernetes
     table = answer_provider_question(fixture_index, "which providers offer which gpu models", None)  # no model named: every provider
-    assert table is not None and "gpus" not in table.reason and "Charlie Metal" in table.answer and "Aardvark GPU" in table.answer
+    assert table is not None and table.id == "providers:gpu_models" and "Charlie Metal" in table.answer and "Aardvark GPU" in table.answer
 
 
 def test_which_providers_in_vietnamese(fixture_index: SearchIndex) -> None:

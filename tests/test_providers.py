@@ -13,7 +13,7 @@ import pytest
 from advisor.cli import main
 from advisor.catalogue.load import catalogue_problems, load_catalogue
 from advisor.catalogue.match import check_need, match
-from advisor.catalogue.model import NEEDS, Catalogue, UnknownNeed, from_data, normalize_need, to_data
+from advisor.catalogue.model import NEEDS, Catalogue, UnknownNeed, from_data, normalize_need, normalize_needs, to_data
 from advisor.catalogue.wording import value_text
 from tests.conftest import dedent
 
@@ -198,6 +198,15 @@ def test_ranking(catalogue: Catalogue, needs: list[str], expected: list[tuple[st
     assert [(m.provider.id, m.status) for m in without_failures] == [pair for pair in expected if pair[1] != "fails"]
 
 
+def test_a_gpu_model_is_a_need(catalogue: Catalogue) -> None:
+    assert normalize_needs(["gpu:h100", " GPU: H100 ", "gpu:rtx  6000 Ada"]) == ("gpu:H100", "gpu:rtx 6000 Ada")
+    with pytest.raises(UnknownNeed, match="allowed needs: .*gpu:MODEL"):
+        normalize_need("gpu:")
+    ranked = {m.provider.id: m.status for m in match(catalogue, ["gpu:H100"], include_failing=True)}
+    assert ranked == {"alpha": "fits", "bravo": "verify", "delta": "verify", "charlie": "fails", "aardvark": "fails"}
+    assert [m.provider.id for m in match(catalogue, ["gpu:RTX 6000 Ada"])] == ["charlie", "bravo", "delta"]
+
+
 def test_providers_listing_the_card_to_rent_come_first_within_their_status(catalogue: Catalogue) -> None:
     def order(gpus: list[str]) -> list[str]:
         return [m.provider.id for m in match(catalogue, ["managed"], gpus=gpus) if m.status == "fits"]
@@ -349,10 +358,20 @@ def test_cli_vietnamese(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Giá và tình trạng còn máy thay đổi thường xuyên" in out
 
 
+def test_cli_filters_by_gpu_model(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "--need", "managed,gpu:l4", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["needs"] == ["managed", "gpu:L4"]
+    assert [(p["id"], p["status"]) for p in data["providers"]] == [("aardvark", "fits"), ("bravo", "verify")]
+    code, out, _ = run_cli(capsys, "--need", "gpu:L4", "--all", "--lang", "en")
+    assert "verify GPU model L4: https://bravo.example/k8s" in out and "does not fit: GPU model L4 (H100, A100)" in out
+
+
 def test_cli_unknown_need_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_cli(capsys, "--need", "mig", "--need", "warp-drive", "--lang", "en")
     assert code == 2 and out == ""
-    assert err.strip() == "advisor: error: unknown need 'warp-drive'; allowed needs: " + ", ".join(NEEDS)
+    assert err.strip() == "advisor: error: unknown need 'warp-drive'; allowed needs: " + ", ".join(NEEDS) + ", gpu:MODEL"
     assert len(err.strip().splitlines()) == 1
 
 

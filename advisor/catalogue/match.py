@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from advisor.catalogue.model import FABRIC_NEEDS, VALUE_NEEDS, Catalogue, NeedCheck, Provider, ProviderMatch, need_fact, normalize_needs
+from advisor.catalogue.model import FABRIC_NEEDS, GPU_NEED, VALUE_NEEDS, Catalogue, NeedCheck, Provider, ProviderMatch, need_fact, normalize_needs
 
 # How many providers a recommendation lists: enough to choose from, short enough to read.
 FIT_LIMIT = 6
@@ -21,6 +21,8 @@ def check_need(provider: Provider, need: str) -> NeedCheck:
     unknown = NeedCheck(need, "unknown", fact_key, "", fact.source or provider.docs_url)
     if not fact.known:
         return unknown
+    if need.startswith(GPU_NEED):
+        return NeedCheck(need, "met" if provider.gpus_among([need[len(GPU_NEED) :]]) else "failed", fact_key, "", fact.source)
     if need in FABRIC_NEEDS:
         kinds = fact.value if isinstance(fact.value, tuple) else ()
         wanted = FABRIC_NEEDS[need]

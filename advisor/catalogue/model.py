@@ -71,11 +71,15 @@ NEEDS: tuple[str, ...] = (
     "free-control-plane",
     "drivers-preinstalled",
 )
+# A need may also name a GPU model: `gpu:H100` is met by a provider whose GPU models list it.
+GPU_NEED = "gpu:"
 _NEED_ALIASES = {"k8s": "kubernetes", "byo": "self-run", "bring-your-own": "self-run", "timeslicing": "time-slicing"}
 
 
 def need_fact(need: str) -> str:
     """The catalogue fact a need is decided by."""
+    if need.startswith(GPU_NEED):
+        return "gpu_models"
     return "interconnect" if need in FABRIC_NEEDS else VALUE_NEEDS[need][0]
 
 
@@ -83,12 +87,18 @@ class UnknownNeed(InvalidInput):
     """A need outside `NEEDS`; the CLI turns it into a usage error naming the allowed needs."""
 
     def __init__(self, need: str) -> None:
-        super().__init__(f"unknown need '{shown(need)}'; allowed needs: {', '.join(NEEDS)}")
+        super().__init__(f"unknown need '{shown(need)}'; allowed needs: {', '.join(NEEDS)}, {GPU_NEED}MODEL")
         self.need = need
 
 
 def normalize_need(text: str) -> str:
-    """`MIG`, `time_slicing` or `k8s` to the canonical need name; `UnknownNeed` otherwise."""
+    """`MIG`, `time_slicing` or `k8s` to the canonical need name, `gpu: h100` to `gpu:H100`;
+    `UnknownNeed` otherwise."""
+    if text.strip().casefold().startswith(GPU_NEED):
+        model = " ".join(text.strip()[len(GPU_NEED) :].split())
+        if not model:
+            raise UnknownNeed(text)
+        return GPU_NEED + (model.upper() if " " not in model else model)  # "h100" is H100; "RTX 6000 Ada" as typed
     key = "-".join(text.strip().casefold().replace("_", "-").split())
     key = _NEED_ALIASES.get(key, key)
     if key not in NEEDS:
@@ -101,7 +111,7 @@ def normalize_needs(needs: Iterable[str]) -> tuple[str, ...]:
     out: list[str] = []
     for need in needs:
         key = normalize_need(need)
-        if key not in out:
+        if key.casefold() not in {seen.casefold() for seen in out}:
             out.append(key)
     return tuple(out)
 

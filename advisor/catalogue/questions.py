@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.catalogue.model import Catalogue, from_data
+from advisor.catalogue.model import GPU_NEED, Catalogue, from_data
 from advisor.search.analysis import Analyzer
 from advisor.textnorm import tokens as raw_tokens
 
@@ -124,7 +124,6 @@ class ProviderQuestion:
         guidance: Whether it asks how to do something or what to choose ("install the GPU
             Operator on EKS", "nên dùng EKS hay tự dựng") rather than for a fact: a knowledge
             entry then answers, with the catalogue's facts beside it.
-        gpus: GPU models named, as the catalogue spells them ("which providers offer H200").
     """
 
     providers: tuple[str, ...]
@@ -134,7 +133,6 @@ class ProviderQuestion:
     which: bool
     catalogue: Catalogue = field(compare=False, repr=False)
     guidance: bool = False
-    gpus: tuple[str, ...] = ()
 
     @property
     def defers_to_knowledge(self) -> bool:
@@ -165,7 +163,6 @@ def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str)
     named: list[tuple[str, tuple[str, ...]]] = []
     facts: list[str] = []
     needs: list[str] = []
-    gpus: list[str] = []
     other = 0
     position = 0
     while position < len(words):
@@ -175,9 +172,9 @@ def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str)
                 named.append((terms.aliases[key], key))
                 break
             if key in terms.features:
-                if key in terms.gpus and terms.gpus[key] not in gpus:
-                    gpus.append(terms.gpus[key])
                 found_facts, need = terms.features[key]
+                if key in terms.gpus:  # "which providers offer H200": the need `gpu:H200`
+                    need = GPU_NEED + terms.gpus[key]
                 facts.extend(f for f in found_facts if f not in facts)
                 if need and need not in needs:
                     needs.append(need)
@@ -208,7 +205,7 @@ def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str)
     if not providers and not which:
         return None
     guidance = _has_any(all_words, terms.words["guidance_words"])
-    return ProviderQuestion(tuple(providers), tuple(facts), tuple(needs), other, which, terms.catalogue, guidance, tuple(gpus))
+    return ProviderQuestion(tuple(providers), tuple(facts), tuple(needs), other, which, terms.catalogue, guidance)
 
 
 def _has_any(words: list[str], wanted: frozenset[str]) -> bool:

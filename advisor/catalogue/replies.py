@@ -180,39 +180,19 @@ def _which_providers(catalogue: Catalogue, question: ProviderQuestion, lang: str
 
 
 def _fact_table(catalogue: Catalogue, question: ProviderQuestion, lang: str) -> ProviderAnswer:
-    """"Which providers offer which GPUs / sharing modes": one line per provider. A question that
-    names GPU models ("which providers offer H200") groups them: those that list one, those whose
-    models are unknown, and how many list none."""
+    """"Which providers offer which GPUs / sharing modes": one line per provider, no filter."""
     keys = [key for key in FACT_KEYS if key in question.facts]
-    providers = sorted(catalogue.providers, key=lambda p: p.name.casefold())
+    body: list[str] = []
     sources: list[str] = []
-
-    def lines(chosen: list[Provider]) -> list[str]:
-        for provider in chosen:
-            for key in keys:
-                source = provider.fact(key).source
-                if source and source not in sources:
-                    sources.append(source)
-        return [f"- **{p.name}** (`{p.id}`) — " + "; ".join(f"{fact_label(k, lang)}: {value_text(p.fact(k), lang)}" for k in keys) for p in chosen]
-
-    labels = ", ".join(fact_label(k, lang) for k in keys)
-    title = summary = t("prov_fact_table_title", lang, facts=labels)
-    reason: dict[str, Any] = {"mode": "facts", "facts": keys}
-    if not question.gpus:
-        body = lines(providers)
-    else:
-        models = ", ".join(question.gpus)
-        listing = [p for p in providers if p.gpus_among(question.gpus)]
-        unknown = [p for p in providers if p.gpus_among(question.gpus) is None]
-        body = [f"**{t('prov_gpu_listing', lang, models=models)} ({len(listing)})**", ""] + (lines(listing) or [t("prov_none_fit", lang)])
-        if unknown:
-            body += ["", f"**{t('prov_gpu_unknown', lang)} ({len(unknown)})**", ""] + lines(unknown)
-        hidden = len(providers) - len(listing) - len(unknown)
-        if hidden:
-            body += ["", t("prov_gpu_hidden", lang, count=hidden)]
-        title = t("prov_gpu_title", lang, models=models)
-        summary = t("prov_gpu_summary", lang, models=models, providers=", ".join(p.name for p in listing) or "—")
-        reason["gpus"] = list(question.gpus)
+    for provider in sorted(catalogue.providers, key=lambda p: p.name.casefold()):
+        body.append(f"- **{provider.name}** (`{provider.id}`) — " + "; ".join(f"{fact_label(k, lang)}: {value_text(provider.fact(k), lang)}" for k in keys))
+        for key in keys:
+            source = provider.fact(key).source
+            if source and source not in sources:
+                sources.append(source)
     body.extend(["", t("prov_fact_table_more", lang)])
     body.extend(_footer(lang, catalogue.as_of))
-    return ProviderAnswer("providers:" + "+".join(keys), title, lang, summary, "\n".join(body), tuple(sources), reason)
+    labels = ", ".join(fact_label(k, lang) for k in keys)
+    title = t("prov_fact_table_title", lang, facts=labels)
+    reason = {"mode": "facts", "facts": keys}
+    return ProviderAnswer("providers:" + "+".join(keys), title, lang, title, "\n".join(body), tuple(sources), reason)

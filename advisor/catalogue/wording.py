@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.catalogue.model import UNKNOWN, Fact
+from advisor.catalogue.model import GPU_NEED, UNKNOWN, Fact
 from advisor.i18n import t
 
 
@@ -13,6 +13,8 @@ def fact_label(key: str, lang: str) -> str:
 
 
 def need_label(need: str, lang: str) -> str:
+    if need.startswith(GPU_NEED):
+        return t("prov_need_gpu", lang, model=need[len(GPU_NEED) :])
     return t(f"prov_need_{need}", lang)
 
 

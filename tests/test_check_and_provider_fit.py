@@ -101,6 +101,13 @@ def test_plain_instance_needs_no_kubernetes_provider(answers: list[str], capsys:
     assert data["providers"]["needs"] == [] and data["providers"]["providers"] == []
     assert main(["recommend", *flags, "--format", "md", "--lang", "en"]) == 0
     markdown = capsys.readouterr().out
-    assert "any provider with GPU instances will do" in markdown
+    assert "any provider that rents GPU instances with one of L4, A10G, A10, A30 will do" in markdown  # the card: 24 GB by default
     sharing = next(line for line in markdown.splitlines() if line.startswith("- **GPU sharing:**"))
     assert "pod" not in sharing  # no pods on a plain instance
+
+
+def test_a_tree_that_picks_no_card_asks_for_any_gpu_instance(capsys: pytest.CaptureFixture[str]) -> None:
+    trees = Path(__file__).parent / "data" / "trees"
+    assert main(["recommend", "--tree", str(trees / "valid.yaml"), "-a", "workload=notebook", "--format", "md", "--lang", "en"]) == 0
+    markdown = capsys.readouterr().out
+    assert "any provider with GPU instances will do" in markdown and "GPU to rent" not in markdown

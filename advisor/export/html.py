@@ -118,7 +118,7 @@ def render_html(view: RecommendationView) -> str:
 def _providers(providers: ProvidersView, lang: str) -> list[str]:
     out = [f"<section><h2>{e(t('prov_fit_heading', lang))}</h2>"]
     if not providers.needs:
-        return out + [f"<p>{e(t('prov_fit_none_needed', lang))}</p></section>"]
+        return out + [f"<p>{e(providers.none_needed(lang))}</p></section>"]
     out.append(f"<p>{e(t('prov_fit_needs', lang, needs=providers.needs_text))}</p><ul>")
     if not providers.providers:
         out.append(f"<li>{e(t('prov_none_fit', lang))}</li>")

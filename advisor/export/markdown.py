@@ -114,7 +114,7 @@ def render_markdown(view: RecommendationView) -> str:
 def _providers(providers: ProvidersView, lang: str) -> list[str]:
     out = [f"## {md_text(t('prov_fit_heading', lang))}", ""]
     if not providers.needs:
-        return out + [md_text(t("prov_fit_none_needed", lang)), ""]
+        return out + [md_text(providers.none_needed(lang)), ""]
     out += [md_text(t("prov_fit_needs", lang, needs=providers.needs_text)), ""]
     if not providers.providers:
         out.append(md_text(t("prov_none_fit", lang)))

@@ -80,6 +80,13 @@ class ProvidersView(NamedTuple):
     providers: tuple[ProviderView, ...]
     card_models: tuple[str, ...] = ()  # the recommended card's GPU models
 
+    def none_needed(self, lang: str) -> str:
+        """What to look for when the recommendation asks nothing of Kubernetes: GPU instances,
+        with the recommended card when there is one."""
+        if self.card_models:
+            return t("prov_fit_none_needed_card", lang, models=", ".join(self.card_models))
+        return t("prov_fit_none_needed", lang)
+
     def card_note(self, found: ProviderView, lang: str) -> str:
         """Whether `found` lists the recommended card ("" when that is not known)."""
         if found.card_gpus is None:

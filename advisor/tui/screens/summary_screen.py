@@ -135,7 +135,7 @@ class SummaryScreen(AdvisorScreen[str | None]):
             return []
         rows = [Static(t("prov_fit_heading", lang), classes="summary-heading", markup=False)]
         if not providers.needs:
-            return rows + [Static(t("prov_fit_none_needed", lang), classes="summary-because", markup=False)]
+            return rows + [Static(providers.none_needed(lang), classes="summary-because", markup=False)]
         rows.append(Static(t("prov_fit_needs", lang, needs=providers.needs_text), classes="summary-because", markup=False))
         if not providers.providers:
             rows.append(Static(t("prov_none_fit", lang), classes="summary-point", markup=False))

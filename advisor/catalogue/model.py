@@ -73,6 +73,7 @@ NEEDS: tuple[str, ...] = (
 )
 # A need may also name a GPU model: `gpu:H100` is met by a provider whose GPU models list it.
 GPU_NEED = "gpu:"
+NEED_FORMS: tuple[str, ...] = (*NEEDS, GPU_NEED + "MODEL")  # what a user may ask for, as help and errors list it
 _NEED_ALIASES = {"k8s": "kubernetes", "byo": "self-run", "bring-your-own": "self-run", "timeslicing": "time-slicing"}
 
 
@@ -87,7 +88,7 @@ class UnknownNeed(InvalidInput):
     """A need outside `NEEDS`; the CLI turns it into a usage error naming the allowed needs."""
 
     def __init__(self, need: str) -> None:
-        super().__init__(f"unknown need '{shown(need)}'; allowed needs: {', '.join(NEEDS)}, {GPU_NEED}MODEL")
+        super().__init__(f"unknown need '{shown(need)}'; allowed needs: {', '.join(NEED_FORMS)}")
         self.need = need
 
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def _needs(raw: list[str], lang: str) -> tuple[str, ...]:
     from advisor.i18n import t
-    from advisor.catalogue.model import GPU_NEED, NEEDS, UnknownNeed, normalize_needs
+    from advisor.catalogue.model import NEED_FORMS, UnknownNeed, normalize_needs
 
     given = [part for value in raw for part in value.split(",") if part.strip()]
     try:
@@ -28,7 +28,7 @@ def _needs(raw: list[str], lang: str) -> tuple[str, ...]:
     except UnknownNeed as error:
         from advisor.textnorm import shown
 
-        raise UsageError(t("prov_unknown_need", lang, need=shown(error.need), allowed=", ".join((*NEEDS, GPU_NEED + "MODEL")))) from None
+        raise UsageError(t("prov_unknown_need", lang, need=shown(error.need), allowed=", ".join(NEED_FORMS))) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -157,9 +157,9 @@ def _text(catalogue: Catalogue, needs: tuple[str, ...], shown: list[ProviderMatc
 
 
 def _help_values() -> dict[str, str]:
-    from advisor.catalogue.model import GPU_NEED, NEEDS
+    from advisor.catalogue.model import NEED_FORMS
 
-    return {"needs": ", ".join((*NEEDS, GPU_NEED + "MODEL"))}
+    return {"needs": ", ".join(NEED_FORMS)}
 
 
 COMMAND_LINES = (

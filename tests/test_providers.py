@@ -9,6 +9,8 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from advisor.cli import main
 from advisor.catalogue.load import catalogue_problems, load_catalogue
@@ -205,6 +207,18 @@ def test_a_gpu_model_is_a_need(catalogue: Catalogue) -> None:
     ranked = {m.provider.id: m.status for m in match(catalogue, ["gpu:H100"], include_failing=True)}
     assert ranked == {"alpha": "fits", "bravo": "verify", "delta": "verify", "charlie": "fails", "aardvark": "fails"}
     assert [m.provider.id for m in match(catalogue, ["gpu:RTX 6000 Ada"])] == ["charlie", "bravo", "delta"]
+
+
+@given(st.one_of(st.text(max_size=30), st.text(max_size=20).map(lambda model: "GPU:" + model), st.sampled_from(NEEDS)))
+def test_a_need_is_canonical_once_and_stays_so(text: str) -> None:
+    """`fit()` normalises needs that were normalised already: the canonical form must be a fixed
+    point, and anything else one `UnknownNeed`, never another error."""
+    try:
+        need = normalize_need(text)
+    except UnknownNeed:
+        return
+    assert normalize_need(need) == need
+    assert need in NEEDS or (need.startswith("gpu:") and need[len("gpu:") :].strip())
 
 
 def test_providers_listing_the_card_to_rent_come_first_within_their_status(catalogue: Catalogue) -> None:

@@ -71,7 +71,6 @@ class _Terms:
     longest: int
     words: dict[str, frozenset[str]]  # each list of `catalogue_questions`, folded (alias lists may hold phrases)
     choosing_phrases: tuple[tuple[str, ...], ...]  # multi-word `choosing_words`
-    gpus: dict[tuple[str, ...], str]  # every GPU model some provider lists, analysed -> as the catalogue spells it
 
 
 # Built once per loaded index (its analyzer), on the first provider question.
@@ -94,17 +93,15 @@ def _terms(index_data: Mapping[str, Any], analyzer: Analyzer) -> _Terms | None:
             key = tuple(analyzer.content(phrase))
             if key and key not in aliases and not (len(key) == 1 and key[0] in words["filler"]):
                 features.setdefault(key, (tuple(facts), need))
-    gpus: dict[tuple[str, ...], str] = {}
-    for provider in catalogue.providers:
+    for provider in catalogue.providers:  # "which providers offer H200" asks for the need `gpu:H200`
         offered = provider.fact("gpu_models").value
         for model in offered if isinstance(offered, tuple) else ():
             key = tuple(analyzer.content(model))
-            if key and key not in aliases:  # "which providers have an A10" asks about GPU models
-                gpus.setdefault(key, model)
-                features.setdefault(key, (("gpu_models",), None))
+            if key and key not in aliases and features.get(key, (None, None))[1] is None:
+                features[key] = (("gpu_models",), GPU_NEED + model)
     longest = max(len(key) for key in (*aliases, *features))
     choosing = tuple(tuple(phrase.split()) for phrase in data["choosing_words"] if " " in phrase)
-    terms = _Terms(catalogue, aliases, features, longest, words, choosing, gpus)
+    terms = _Terms(catalogue, aliases, features, longest, words, choosing)
     _TERMS[analyzer] = terms
     return terms
 
@@ -173,8 +170,6 @@ def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str)
                 break
             if key in terms.features:
                 found_facts, need = terms.features[key]
-                if key in terms.gpus:  # "which providers offer H200": the need `gpu:H200`
-                    need = GPU_NEED + terms.gpus[key]
                 facts.extend(f for f in found_facts if f not in facts)
                 if need and need not in needs:
                     needs.append(need)

@@ -59,7 +59,7 @@ def test_each_feature_lists_the_topics_holding_it_in_order_with_their_weights(mi
     from advisor.knowledge.load import entry_groups, load_lexicon, read_topic
     from advisor.search.analysis import Analyzer
     from advisor.search.features import analyse
-    from advisor.search.index import WEIGHT_BITS, SearchIndex
+    from advisor.search.index import SearchIndex, encode_posting
 
     lexicon = load_lexicon(mixed_kb, [])
     analyzer = Analyzer.build(lexicon.stopwords, lexicon.synonyms or {})
@@ -69,13 +69,13 @@ def test_each_feature_lists_the_topics_holding_it_in_order_with_their_weights(mi
         entries = read_topic(group, mixed_kb, [])
         if not entries:
             continue
-        topic_id, *_, words, weights, firsts, seconds, pair_weights, _, _ = analyse(entries, analyzer)
-        base = len(topics) << WEIGHT_BITS
+        topic_id, *_, words, weights, firsts, seconds, pair_weights, _, _, masses, _ = analyse(entries, analyzer)
+        topic = len(topics)
         topics.append(topic_id)
-        for word, weight in zip(words, weights):
-            expected.setdefault(word, []).append(base | weight)
+        for word, weight, mass in zip(words, weights, masses):
+            expected.setdefault(word, []).append(encode_posting(topic, weight, mass))
         for first, second, weight in zip(array("i", firsts), array("i", seconds), pair_weights):
-            expected.setdefault(f"{words[first]}_{words[second]}", []).append(base | weight)
+            expected.setdefault(f"{words[first]}_{words[second]}", []).append(encode_posting(topic, weight))
     index = SearchIndex(*storage.unpack(b"".join(storage.pack_parts(*building.build(mixed_kb, None)))))
     assert index.topics == topics
     assert len(index.postings) == len(expected)

@@ -28,7 +28,7 @@ from typing import Any
 from advisor.search import tables
 from advisor.search.analysis import Analyzer
 from advisor.search.features import Analysed, analyse
-from advisor.search.index import INDEX_VERSION
+from advisor.search.index import INDEX_VERSION, MAX_TOPICS
 from advisor.search.postings import Postings
 
 # Extra plain data to store beside the index: given the analyzer and a word's topic count.
@@ -186,6 +186,7 @@ class _Builder:
         self.langs: dict[str, int] = {}
         self.topic_entry_start = array("i", [0])
         self.topic_phrase_start = array("i", [0])
+        self.topic_size = array("i")
         self.phrases = tables.StringPacker(lines=True, spill=spill)
         self.sorted_phrases = tables.StringPacker(lines=True, spill=spill)  # token_sort_ratio compares these
         self.phrase_text = tables.StringPacker(spill=spill)
@@ -197,8 +198,9 @@ class _Builder:
 
     def absorb(self, analysed: Analysed) -> None:
         """Add one analysed topic to the tables."""
-        topic_id, records, ends, langs, signatures, phrases, sorted_phrases, texts, fields, entries, words, weights, firsts, seconds, pair_weights, section_words, section_ends = analysed
+        topic_id, records, ends, langs, signatures, phrases, sorted_phrases, texts, fields, entries, words, weights, firsts, seconds, pair_weights, section_words, section_ends, masses, size = analysed
         topic = len(self.topics)
+        self.topic_size.append(size)
         self.topics.append(topic_id)
         first_entry = len(self.entry_lang)
         self.record_offsets.extend(map(add, ends, repeat(len(self.records))))
@@ -217,7 +219,7 @@ class _Builder:
         self.topic_entry_start.append(len(self.entry_lang))
         numbering = self.words
         numbering.update(zip(filterfalse(numbering.__contains__, words), count(len(numbering))))
-        self.postings.add_topic(list(map(numbering.__getitem__, words)), weights, firsts, seconds, pair_weights)
+        self.postings.add_topic(list(map(numbering.__getitem__, words)), weights, masses, firsts, seconds, pair_weights)
 
     def export(self) -> tuple[Any, ...]:
         """The tables as plain data (marshal), for `join` in another process."""
@@ -234,6 +236,7 @@ class _Builder:
             bytes(self.entry_lang),
             self.topic_entry_start.tobytes(),
             self.topic_phrase_start.tobytes(),
+            self.topic_size.tobytes(),
             packed,
             bytes(self.phrase_field),
             self.phrase_entry.tobytes(),
@@ -245,7 +248,7 @@ class _Builder:
     def join(self, part: tuple[Any, ...]) -> None:
         """Add the tables of the topics that follow these, `export`ed by another builder: the
         same tables as absorbing those topics here, in whole-array operations."""
-        topics, records, record_offsets, section_words, section_word_offsets, langs, entry_lang, entry_starts, phrase_starts, packed, fields, entries, errors, words, postings = part
+        topics, records, record_offsets, section_words, section_word_offsets, langs, entry_lang, entry_starts, phrase_starts, sizes, packed, fields, entries, errors, words, postings = part
         topic, first_entry = len(self.topics), len(self.entry_lang)
         self.topics += topics
         self.record_offsets.extend(map(add, array("q", record_offsets)[1:], repeat(len(self.records))))
@@ -256,6 +259,7 @@ class _Builder:
         self.entry_lang += entry_lang.translate(recode + bytes(256 - len(recode)))
         self.topic_entry_start.extend(map(add, array("i", entry_starts)[1:], repeat(first_entry)))
         self.topic_phrase_start.extend(map(add, array("i", phrase_starts)[1:], repeat(len(self.phrases))))
+        self.topic_size.frombytes(sizes)
         for packer, (blob, offsets) in zip((self.phrases, self.sorted_phrases, self.phrase_text), packed):
             packer.add_run(blob, array("q", offsets)[1:])
         self.phrase_field += fields
@@ -268,6 +272,8 @@ class _Builder:
 
     def finish(self, lexicon: Any, problems: list[Any], attach: Attach | None) -> tuple[dict[str, Any], dict[str, Any]]:
         """The header (plain data) and sections of the index."""
+        if len(self.topics) > MAX_TOPICS:
+            raise ValueError(f"{len(self.topics):,} topics: an index holds at most {MAX_TOPICS:,}")
         words = list(self.words)
         word_lengths = self.postings.word_counts(len(words))
         frequency = dict(zip(words, word_lengths.tolist()))
@@ -286,6 +292,7 @@ class _Builder:
         sections["phrase_field"] = bytes(self.phrase_field)
         sections["phrase_entry"] = self.phrase_entry.tobytes()
         sections["topic_phrase_start"] = self.topic_phrase_start.tobytes()
+        sections["topic_size"] = self.topic_size.tobytes()
         sections["features"], sections["feature_offsets"], sections["feature_table"] = tables.pack_table(words)
         sections["pairs"], sections["posting_starts"], sections["postings"] = self.postings.pack(word_lengths)
         sections["vocabulary"] = vocabulary_text

@@ -9,13 +9,14 @@ import marshal
 from array import array
 from collections import Counter
 from itertools import accumulate, chain, count, repeat
+from math import log1p
 from operator import add, itemgetter
 from typing import Any
 
 from advisor.knowledge.body import opening, sections
 from advisor.search import tables
 from advisor.search.analysis import Analyzer
-from advisor.search.index import FIELD_WEIGHTS, FOCUS_BONUS, FULL_WEIGHT, MIN_ERROR_WORDS, PHRASE_FIELDS
+from advisor.search.index import FIELD_WEIGHTS, FOCUS_BONUS, FULL_WEIGHT, MASS_MAX, MASS_STEPS, MIN_ERROR_WORDS, PHRASE_FIELDS
 
 # Keywords and error lines repeat across a topic's languages (the Vietnamese file keeps the
 # English terms): a repeat is scored like the phrasing before it and never wins over it, so only
@@ -27,11 +28,12 @@ KEEP_REPEATS = frozenset({"title", "question"})
 # entries' records (one blob and where each ends) and languages, its error lines' signatures,
 # its phrasings (words, words sorted, text, each packed; field and entry number as bytes), its words
 # and their weights, its pairs of neighbouring words (two word positions) and their weights, and
-# its entries' sections analysed (one blob and where each entry's ends: `SearchIndex.section_words`).
+# its entries' sections analysed (one blob and where each entry's ends: `SearchIndex.section_words`),
+# and each word's mass and the topic's size (`advisor.search.likelihood`).
 # A weight is the best field weight plus the focus bonus (capped at FULL_WEIGHT); the builder
 # numbers the words and adds the topic number.
 Run = tuple[bytes, list[int]]  # strings packed by `tables.run`
-Analysed = tuple[str, bytes, list[int], list[str], list[tuple[str, ...]], Run, Run, Run, bytes, bytes, list[str], bytes, bytes, bytes, bytes, bytes, list[int]]
+Analysed = tuple[str, bytes, list[int], list[str], list[tuple[str, ...]], Run, Run, Run, bytes, bytes, list[str], bytes, bytes, bytes, bytes, bytes, list[int], bytes, int]
 
 
 def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
@@ -83,6 +85,7 @@ def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
     def final(table: dict[Any, int]) -> bytes:
         return bytes(map(add, table.values(), map(bonus.__getitem__, map(counts.get, table, repeat(0))))).translate(_CAPPED)
 
+    mass, size = _masses(fields, analysed)
     position = dict(zip(weights, count()))
     return (
         entries[0].id,
@@ -102,7 +105,30 @@ def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
         final(pair_weights),
         b"".join(section_words),
         list(accumulate(map(len, section_words))),
+        bytes(min(MASS_MAX, round(MASS_STEPS * log1p(mass.get(word, 0.0)))) for word in weights),
+        round(size),
     )
+
+
+def _masses(fields: list[tuple[int, str, str]], analysed: list[list[str]]) -> tuple[dict[str, float], float]:
+    """Each word's mass in the topic's text, and the mass of all its words (its size: the index
+    keeps it whole, next to the thousands of words of a vocabulary it is added to).
+
+    Each piece of text (a title, a question, a keyword, a section's heading or text) gives each of
+    its distinct words 1/sqrt(their count), so that a long section weighs little more than a few
+    short lines; its size grows by sqrt(count). Headings are counted once, as their sections' first piece.
+    """
+    mass: dict[str, float] = {}
+    size = 0.0
+    for (_, field, _), words in zip(fields, analysed):
+        distinct = set(words)
+        if field == "heading" or not distinct:
+            continue
+        share = len(distinct) ** -0.5
+        size += len(distinct) * share
+        for word in distinct:
+            mass[word] = mass.get(word, 0.0) + share
+    return mass, size
 
 
 # Weights over FULL_WEIGHT brought down to it, by `bytes.translate`.

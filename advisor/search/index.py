@@ -26,27 +26,40 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Bump when the index layout or the analysis changes: old caches are then rebuilt.
-INDEX_VERSION = 27
+INDEX_VERSION = 28
 # Field weights in sixteenths, packed beside the topic number in one int32 posting. A token the
 # authors put in a large share of a topic's phrasings earns up to FOCUS_BONUS more: it is what the
 # topic is about, not a word it mentions ("mig" for the MIG entry, not for the AKS one).
 FIELD_WEIGHTS = {"title": 10, "question": 8, "keyword": 8, "error": 10, "heading": 5, "summary": 4, "body": 2}
 FOCUS_BONUS = 9
 FULL_WEIGHT = 19
+# A posting is `topic << POSTING_BITS | mass << WEIGHT_BITS | weight`: the field weight, and how
+# much of the topic's text holds the word (`advisor.search.likelihood`), as ln(1 + mass) in
+# sixteenths up to MASS_MAX (a pair's postings carry no mass). Room is left for 2**20 topics.
 WEIGHT_BITS = 5
+MASS_BITS = 6
+MASS_STEPS = 16
+MASS_MAX = (1 << MASS_BITS) - 1
+POSTING_BITS = WEIGHT_BITS + MASS_BITS
+MAX_TOPICS = 1 << (31 - POSTING_BITS)
 _WEIGHT_MASK = (1 << WEIGHT_BITS) - 1
 PHRASE_FIELDS = ("title", "question", "keyword", "error")
 # An error line shorter than this many meaningful words is too generic to recognise on its own.
 MIN_ERROR_WORDS = 3
 
 
-def encode_posting(topic: int, weight: int) -> int:
-    return topic << WEIGHT_BITS | weight
+def encode_posting(topic: int, weight: int, mass: int = 0) -> int:
+    return topic << POSTING_BITS | mass << WEIGHT_BITS | weight
 
 
 def decode_posting(packed: int) -> tuple[int, int]:
     """(topic number, field weight) of a packed posting."""
-    return packed >> WEIGHT_BITS, packed & _WEIGHT_MASK
+    return packed >> POSTING_BITS, packed & _WEIGHT_MASK
+
+
+def posting_mass(packed: int) -> float:
+    """ln(1 + the word's mass in the topic) of a packed posting (`advisor.search.likelihood`)."""
+    return (packed >> WEIGHT_BITS & MASS_MAX) / MASS_STEPS
 
 
 class EntryMeta(namedtuple("EntryMeta", ("id", "lang", "title", "summary", "related", "sources", "path", "topic"))):
@@ -80,6 +93,8 @@ class SearchIndex:
         self.topic_phrase_start: Sequence[int] = sections["topic_phrase_start"].cast("i")
         features = tables.Lookup(sections["features"], sections["feature_offsets"], sections["feature_table"])
         self.postings = tables.Postings(features, sections["posting_starts"], sections["postings"], sections["pairs"])
+        # How much text each topic has, the `mass` of all its words (`advisor.search.likelihood`).
+        self.topic_size: Sequence[int] = sections["topic_size"].cast("i")
         self.markers: dict[str, list[str]] = data["markers"]
         self.problems = [Problem(*p) for p in data["problems"]]
         self.analyzer = Analyzer(frozenset(data["stopwords"]), {k: tuple(v) for k, v in data["synonyms"].items()}, data["canonical"])
@@ -88,7 +103,7 @@ class SearchIndex:
         # spotted by the lines they share words with.
         self.error_lines: dict[str, list[tuple[tuple[str, ...], int]]] = data["error_lines"]
         self._vocab_by_len: dict[int, list[str]] = {}
-        topic_ends = {len(self.topic_phrase_start), len(self.topic_entries) + 1, len(self.topics) + 1}
+        topic_ends = {len(self.topic_phrase_start), len(self.topic_entries) + 1, len(self.topics) + 1, len(self.topic_size) + 1}
         phrase_count = {len(self.phrases), len(self.sorted_phrases), len(self.phrase_text), len(self.phrase_field), len(self.phrase_entry)}
         entry_count = {len(sections["entry_lang"]), len(self.entries), len(self._section_words)}
         if len(topic_ends) != 1 or len(phrase_count) != 1 or len(entry_count) != 1:

@@ -1,7 +1,8 @@
 """The postings of an index being built: filled topic by topic as flat arrays, then sorted into
 each feature's list when the index is packed.
 
-A feature's postings are in topic order, each `topic << WEIGHT_BITS | weight` (int32). Kept as
+A feature's postings are in topic order, each `topic << POSTING_BITS | mass << WEIGHT_BITS | weight`
+(int32: `advisor.search.index.encode_posting`). Kept as
 flat arrays rather than a list per feature, adding a topic costs a few array appends whatever its
 size, and a part built by a worker process joins as a few whole-array copies; numpy sorts them
 into place at the end (`pack`): a hundred thousand entries make sixteen million postings, which
@@ -15,7 +16,7 @@ from array import array
 from typing import Any
 
 from advisor.search import tables
-from advisor.search.index import WEIGHT_BITS
+from advisor.search.index import POSTING_BITS, WEIGHT_BITS
 
 # The int32 halves of an int64, in memory order.
 _LOW, _HIGH = (0, 1) if sys.byteorder == "little" else (1, 0)
@@ -24,27 +25,29 @@ _CHUNK = 1 << 20
 
 
 class Postings:
-    """Each topic's word numbers and their weights, and its pairs of neighbouring words as two
-    positions in the topic's words, with their weights."""
+    """Each topic's word numbers, their weights and masses, and its pairs of neighbouring words as
+    two positions in the topic's words, with their weights."""
 
     def __init__(self) -> None:
         self.topic_words = array("i")  # how many words each topic has
         self.word_numbers = array("i")
         self.word_weights = array("B")
+        self.word_masses = array("B")
         self.topic_pairs = array("i")
         self.pair_firsts = array("i")
         self.pair_seconds = array("i")
         self.pair_weights = array("B")
 
     def _tables(self) -> tuple[array, ...]:
-        return (self.topic_words, self.word_numbers, self.word_weights, self.topic_pairs, self.pair_firsts, self.pair_seconds, self.pair_weights)
+        return (self.topic_words, self.word_numbers, self.word_weights, self.word_masses, self.topic_pairs, self.pair_firsts, self.pair_seconds, self.pair_weights)
 
-    def add_topic(self, numbers: list[int], weights: bytes, firsts: bytes, seconds: bytes, pair_weights: bytes) -> None:
-        """The next topic: its words' numbers and weights, its pairs' two positions (int32) in
-        `numbers` and their weights."""
+    def add_topic(self, numbers: list[int], weights: bytes, masses: bytes, firsts: bytes, seconds: bytes, pair_weights: bytes) -> None:
+        """The next topic: its words' numbers, weights and masses, its pairs' two positions (int32)
+        in `numbers` and their weights."""
         self.topic_words.append(len(numbers))
         self.word_numbers.extend(numbers)
         self.word_weights.frombytes(weights)
+        self.word_masses.frombytes(masses)
         self.topic_pairs.append(len(pair_weights))
         self.pair_firsts.frombytes(firsts)
         self.pair_seconds.frombytes(seconds)
@@ -85,8 +88,11 @@ class Postings:
         # Each temporary array is tens of megabytes at the peak of the build: work in place
         # wherever numpy can. A word occurs once per topic, so its postings sort as one int64
         # each, the word in the high half, sorted in place.
-        keys = numpy.repeat(topic_numbers.astype(numpy.int64) << WEIGHT_BITS, topic_words)
+        keys = numpy.repeat(topic_numbers.astype(numpy.int64) << POSTING_BITS, topic_words)
         keys |= numpy.frombuffer(self.word_weights, numpy.uint8)
+        masses = numpy.frombuffer(self.word_masses, numpy.uint8)
+        for start in range(0, len(keys), _CHUNK):  # a chunk at a time: a whole int64 copy would be the peak
+            keys[start : start + _CHUNK] |= masses[start : start + _CHUNK].astype(numpy.int64) << WEIGHT_BITS
         halves = keys.view(numpy.int32)
         halves[_HIGH::2] = numbers
         keys.sort()
@@ -104,7 +110,7 @@ class Postings:
         codes += numbers[at]
         del at
         order = numpy.argsort(codes, kind="stable")
-        pair_topics <<= WEIGHT_BITS
+        pair_topics <<= POSTING_BITS
         pair_topics |= numpy.frombuffer(self.pair_weights, numpy.uint8)
         values.extend(pair_topics[order].data)
         del pair_topics, order

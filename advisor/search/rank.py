@@ -19,7 +19,7 @@ from rapidfuzz import fuzz
 
 from advisor.search.confidence import ANSWER_CONFIDENCE, Signals, answer_confidence
 from advisor.search.errors import quoted_errors
-from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, WEIGHT_BITS, SearchIndex, decode_posting
+from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, POSTING_BITS, SearchIndex, decode_posting
 from advisor.search.phrases import batch, best_phrase, phrase_similarity
 from advisor.search.spelling import correct
 from advisor.textnorm import has_vietnamese_letters, is_vietnamese_syllable
@@ -249,7 +249,7 @@ def _rescore_common(index: SearchIndex, scores: dict[int, float], common: list[t
         gain = idf * confidence / FULL_WEIGHT
         postings = index.posting(token)
         for topic in shortlist:
-            at = bisect_left(postings, topic << WEIGHT_BITS)
+            at = bisect_left(postings, topic << POSTING_BITS)
             if at < len(postings):
                 found, weight = decode_posting(postings[at])
                 if found == topic:

@@ -326,6 +326,7 @@ def explanation(outcome: Outcome) -> dict[str, Any]:
         "score": best.score if best else 0.0,
         "lexical": best.lexical if best else 0.0,
         "fuzzy": best.fuzzy if best else 0.0,
+        "likelihood": round(outcome.signals.likelihood, 2) if outcome.signals else 0.0,
         "margin": round(outcome.margin, 1),
         "confidence": outcome.confidence,
         "answer_confidence": ANSWER_CONFIDENCE,

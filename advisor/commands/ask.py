@@ -197,7 +197,7 @@ def _explain_text(reply: Reply, style: Styler) -> str:
         (t("explain_query", lang), facts["normalized_query"]),
         (t("explain_lang", lang), reply.outcome.lang or "?"),
         (t("explain_matched", lang), f"\"{facts['matched']}\" ({t('explain_field', lang)}: {facts['field']})"),
-        (t("explain_score", lang), f"{facts['score']:.1f} ({t('explain_lexical', lang)} {facts['lexical']:.2f}, {t('explain_fuzzy', lang)} {facts['fuzzy']:.0f})"),
+        (t("explain_score", lang), f"{facts['score']:.1f} ({t('explain_lexical', lang)} {facts['lexical']:.2f}, {t('explain_fuzzy', lang)} {facts['fuzzy']:.0f}, {t('explain_likelihood', lang)} {facts['likelihood']:.2f})"),
         (t("explain_margin", lang), f"{facts['margin']:.1f}"),
         (t("explain_threshold", lang), f"{facts['confidence']:.0f} (≥ {facts['answer_confidence']:.0f})"),
     ]

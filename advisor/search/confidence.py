@@ -13,16 +13,16 @@ import math
 from collections import namedtuple
 
 # Weights of `Signals.features()` in order, the last one the intercept.
-CONFIDENCE_WEIGHTS = (1.841, 1.222, 2.172, 1.390, 1.902, -0.101, -1.583, -0.673, -2.898)
-# Below this, "did you mean" choices are offered instead of an answer. The rescaling kept the
-# order of the confidences, and this is where 65 on the old scale went: the same questions are
-# answered, and an answer shown at 45-50 says that it is wrong about as often as right.
-ANSWER_CONFIDENCE = 44.9
+CONFIDENCE_WEIGHTS = (1.589, 1.223, 1.527, 1.640, 1.293, 0.397, -1.080, -0.470, 1.525, -3.171)
+# Below this, "did you mean" choices are offered instead of an answer: an answer is shown when it
+# is more likely right than wrong, which on calibrated confidences is also the threshold that
+# answers the most questions right for each one answered wrong or off-topic.
+ANSWER_CONFIDENCE = 50.0
 EVIDENCE_SCALE = 15.0
 
 
 # A namedtuple, not a dataclass: the `ask` hot path never imports dataclasses (see `advisor.problems`).
-class Signals(namedtuple("Signals", ("score", "lead", "lexical", "fuzzy", "evidence", "quoted", "unknown_share", "plain_vietnamese"))):
+class Signals(namedtuple("Signals", ("score", "lead", "lexical", "fuzzy", "evidence", "quoted", "unknown_share", "plain_vietnamese", "likelihood"))):
     """What the ranking saw for its best entry.
 
     `score` (0-100) and its `lead` over the runner-up, how much of the question the entry
@@ -30,16 +30,17 @@ class Signals(namedtuple("Signals", ("score", "lead", "lexical", "fuzzy", "evide
     bulk of rare terms it shares (`evidence`), whether the question `quoted` one of its error
     lines, how much of the question no entry knows (`unknown_share`), and whether it is
     Vietnamese without a single technical term (`plain_vietnamese`: small talk is, questions
-    about GPUs almost never are).
+    about GPUs almost never are), and its share (0-1) of the `likelihood` that its text wrote the
+    question among the best entries (`advisor.search.likelihood`).
     """
 
     __slots__ = ()
 
     def features(self) -> tuple[float, ...]:
         """The model's inputs, each scaled to about 0-1, and the constant 1 for the intercept."""
-        score, lead, lexical, fuzzy, evidence, quoted, unknown_share, plain_vietnamese = self
+        score, lead, lexical, fuzzy, evidence, quoted, unknown_share, plain_vietnamese, likelihood = self
         return (score / 100, lead / 100, lexical, fuzzy / 100, min(evidence, EVIDENCE_SCALE) / EVIDENCE_SCALE,
-                float(quoted), unknown_share, float(plain_vietnamese), 1.0)
+                float(quoted), unknown_share, float(plain_vietnamese), likelihood, 1.0)
 
 
 def answer_confidence(signals: Signals, weights: tuple[float, ...] = CONFIDENCE_WEIGHTS) -> float:

@@ -20,6 +20,7 @@ from rapidfuzz import fuzz
 from advisor.search.confidence import ANSWER_CONFIDENCE, Signals, answer_confidence
 from advisor.search.errors import quoted_errors
 from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, POSTING_BITS, SearchIndex, decode_posting
+from advisor.search.likelihood import LIKELIHOOD_HITS, blended, shares
 from advisor.search.phrases import batch, best_phrase, phrase_similarity
 from advisor.search.spelling import correct
 from advisor.textnorm import has_vietnamese_letters, is_vietnamese_syllable
@@ -201,7 +202,8 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     quoted = quoted_errors(index, typed)
     candidates = heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
     candidates += [topic for topic in quoted if topic not in candidates and topic in scores]
-    hits = _best_hits(index, normalized, candidates, scores, total, answer_lang, max(limit, SUGGESTIONS), quoted)
+    hits = _best_hits(index, normalized, candidates, scores, total, answer_lang, max(limit, SUGGESTIONS, LIKELIHOOD_HITS), quoted)
+    hits, share_of = _second_opinion(index, hits, [(word, index.idf(word) * confidence) for word, confidence in resolved])
     hits = _home_first(index, hits, AMBIGUITY_MARGIN if len(resolved) > 1 else LONE_TERM_MARGIN)
     known = sum(1 for token, _ in resolved if "_" not in token)
     unknown_share = 1.0 - known / max(known + round(unknown_mass / (index.unknown_idf * UNKNOWN_TOKEN_SHARE)), 1)
@@ -215,6 +217,7 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
         quoted=index.topic_of(best.topic) in quoted,
         unknown_share=unknown_share,
         plain_vietnamese=answer_lang == "vi" and all(is_vietnamese_syllable(word) for word in typed),
+        likelihood=share_of.get(best.topic, 0.0),
     )
     confidence = answer_confidence(signals)
     # Never a tie, whatever the confidence, nor a lone word every topic holds.
@@ -268,6 +271,16 @@ def combined_score(lexical: float, fuzzy_score: float, evidence: float) -> float
     if evidence >= EVIDENCE_FLOOR:
         bulk = min(EVIDENCE_BASE + EVIDENCE_SLOPE * (evidence - EVIDENCE_FLOOR), EVIDENCE_CAP)
     return 100.0 * max(phrased, bulk)
+
+
+def _second_opinion(index: SearchIndex, hits: list[Hit], words: list[tuple[str, float]]) -> tuple[list[Hit], dict[str, float]]:
+    """The hits with the likelihood model's share blended into their scores, best first
+    (`advisor.search.likelihood`), and the share of each of the best."""
+    leading = hits[:LIKELIHOOD_HITS]
+    share_of = dict(zip((hit.topic for hit in leading), shares(index, [index.topic_of(hit.topic) or 0 for hit in leading], words)))
+    hits = [hit._replace(score=round(blended(hit.score, share_of.get(hit.topic, 0.0)), 1)) for hit in hits]
+    hits.sort(key=lambda hit: (-hit.score, hit.topic))
+    return hits, share_of
 
 
 def _home_first(index: SearchIndex, hits: list[Hit], margin: float) -> list[Hit]:

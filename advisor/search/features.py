@@ -9,9 +9,10 @@ import marshal
 from array import array
 from collections import Counter
 from itertools import accumulate, chain, count, repeat
-from math import log1p
 from operator import add, itemgetter
 from typing import Any
+
+import numpy
 
 from advisor.knowledge.body import opening, sections
 from advisor.search import tables
@@ -85,8 +86,8 @@ def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
     def final(table: dict[Any, int]) -> bytes:
         return bytes(map(add, table.values(), map(bonus.__getitem__, map(counts.get, table, repeat(0))))).translate(_CAPPED)
 
-    mass, size = _masses(fields, analysed)
     position = dict(zip(weights, count()))
+    masses, size = _masses(fields, analysed, position)
     return (
         entries[0].id,
         b"".join(records),
@@ -105,30 +106,30 @@ def analyse(entries: list[Any], analyzer: Analyzer) -> Analysed:
         final(pair_weights),
         b"".join(section_words),
         list(accumulate(map(len, section_words))),
-        bytes(min(MASS_MAX, round(MASS_STEPS * log1p(mass.get(word, 0.0)))) for word in weights),
-        round(size),
+        masses,
+        size,
     )
 
 
-def _masses(fields: list[tuple[int, str, str]], analysed: list[list[str]]) -> tuple[dict[str, float], float]:
-    """Each word's mass in the topic's text, and the mass of all its words (its size: the index
-    keeps it whole, next to the thousands of words of a vocabulary it is added to).
+def _masses(fields: list[tuple[int, str, str]], analysed: list[list[str]], position: dict[str, int]) -> tuple[bytes, int]:
+    """Each word's mass in the topic's text, as ln(1 + mass) in MASS_STEPS steps (a byte a word, in
+    the order of `position`), and the mass of all its words (its size, kept whole: it is added to the
+    thousands of words of a vocabulary).
 
     Each piece of text (a title, a question, a keyword, a section's heading or text) gives each of
     its distinct words 1/sqrt(their count), so that a long section weighs little more than a few
-    short lines; its size grows by sqrt(count). Headings are counted once, as their sections' first piece.
+    short lines; its size grows by sqrt(count). Headings are counted once, as their sections' first
+    piece. Summed by numpy in one pass: a Python loop per word cost a large folder's build a fifth.
     """
-    mass: dict[str, float] = {}
-    size = 0.0
-    for (_, field, _), words in zip(fields, analysed):
-        distinct = set(words)
-        if field == "heading" or not distinct:
-            continue
-        share = len(distinct) ** -0.5
-        size += len(distinct) * share
-        for word in distinct:
-            mass[word] = mass.get(word, 0.0) + share
-    return mass, size
+    pieces = [set(words) for (_, field, _), words in zip(fields, analysed) if field != "heading" and words]
+    counts = numpy.fromiter(map(len, pieces), numpy.intp, len(pieces))
+    shares = counts ** -0.5
+    words = numpy.fromiter(map(position.__getitem__, chain.from_iterable(pieces)), numpy.intp, int(counts.sum()))
+    mass = numpy.bincount(words, numpy.repeat(shares, counts), len(position))
+    numpy.log1p(mass, out=mass)
+    mass *= MASS_STEPS
+    numpy.minimum(numpy.rint(mass, out=mass), MASS_MAX, out=mass)
+    return mass.astype(numpy.uint8).tobytes(), round(float(numpy.dot(counts, shares)))
 
 
 # Weights over FULL_WEIGHT brought down to it, by `bytes.translate`.

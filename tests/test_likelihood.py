@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from advisor.library import open_index
+from advisor.problems import DataError
 from advisor.search import build as building
 from advisor.search.index import (
     FULL_WEIGHT,
@@ -106,5 +107,5 @@ def test_a_folder_with_more_topics_than_a_posting_holds_is_refused(tmp_path: Pat
     for name in ("one", "two"):
         write_entry(root, "en", name)
     monkeypatch.setattr(building, "MAX_TOPICS", 1)
-    with pytest.raises(ValueError, match="at most 1"):
+    with pytest.raises(DataError, match="2 entry ids: an index holds at most 1"):
         building.build(root, None)

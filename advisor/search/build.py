@@ -61,6 +61,10 @@ def build(root: str | os.PathLike[str], attach: Attach | None, progress: Callabl
         builder = _Builder(analyzer)
         found: list[Any] = []
         _fill(builder, folder, groups, found, progress, len(files))
+        if len(builder.topics) > MAX_TOPICS:  # a posting has room for no more
+            from advisor.problems import DataError
+
+            raise DataError(Problem(str(root), 0, f"{len(builder.topics):,} entry ids: an index holds at most {MAX_TOPICS:,}"))
         problems += in_file_order(found, files, folder) + lexicon_problems
         return builder.finish(lexicon, problems, attach)
     finally:
@@ -272,8 +276,6 @@ class _Builder:
 
     def finish(self, lexicon: Any, problems: list[Any], attach: Attach | None) -> tuple[dict[str, Any], dict[str, Any]]:
         """The header (plain data) and sections of the index."""
-        if len(self.topics) > MAX_TOPICS:
-            raise ValueError(f"{len(self.topics):,} topics: an index holds at most {MAX_TOPICS:,}")
         words = list(self.words)
         word_lengths = self.postings.word_counts(len(words))
         frequency = dict(zip(words, word_lengths.tolist()))

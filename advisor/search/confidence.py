@@ -15,8 +15,8 @@ from collections import namedtuple
 # Weights of `Signals.features()` in order, the last one the intercept.
 CONFIDENCE_WEIGHTS = (1.589, 1.223, 1.527, 1.640, 1.293, 0.397, -1.080, -0.470, 1.525, -3.171)
 # Below this, "did you mean" choices are offered instead of an answer: an answer is shown when it
-# is more likely right than wrong, which on calibrated confidences is also the threshold that
-# answers the most questions right for each one answered wrong or off-topic.
+# is more likely right than wrong, which on calibrated confidences is also where answering more
+# questions stops adding more right answers than wrong ones.
 ANSWER_CONFIDENCE = 50.0
 EVIDENCE_SCALE = 15.0
 

@@ -9,8 +9,8 @@ title, a question, a section) gives its words a mass (`advisor.search.features`)
 and the rarer a word the more it counts. Blended into the score, its share among the best topics
 picks the right entry more often on questions no entry was written from, and how much of it the
 best entry holds tells the confidence whether the two readings agree (`advisor.search.confidence`).
-Tuned on the development questions (`python -m tests.eval.report --set real-dev`), checked on
-real-check; never on real-test.
+Its form and constants were chosen on real-dev and real-check together (`python -m
+tests.eval.report`), each kept only if it helped both; never on real-test.
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from bisect import bisect_left
 
 from advisor.search.index import POSTING_BITS, SearchIndex, posting_mass
 
-# How many of the best entries the model chooses among: the right one is among them for 19
-# questions in 20 that have one (the README's top-3 column), and each costs a lookup per word.
+# How many of the best entries the model chooses among: the right one is among the first three
+# for nine real questions in ten (the README's top-3 column), and each costs a lookup per word;
+# three or eight did worse than five.
 LIKELIHOOD_HITS = 5
 # Log-likelihoods are divided by this before they become shares: the model is sure of itself far
 # beyond what it knows, and undivided its share would be all or nothing.

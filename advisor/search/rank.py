@@ -1,11 +1,13 @@
 """The answer engine: rank knowledge topics for a free-text question and decide if it is answered.
 
-Ranking blends two signals. A lexical score sums, over the query's meaningful tokens and
-bigrams, each token's rarity (idf) times the weight of the field it matched in a topic; divided
-by the query's own total it says how much of the question a topic explains, which is what
-rejects off-topic questions. A fuzzy score (rapidfuzz over the topic's titles, alternate
-questions and keywords) rewards phrasings close to one the authors wrote. Typos are repaired
-token by token against the index vocabulary before scoring (`advisor.search.spelling`).
+Ranking blends two signals, then a third. A lexical score sums, over the query's meaningful
+tokens and bigrams, each token's rarity (idf) times the weight of the field it matched in a
+topic; divided by the query's own total it says how much of the question a topic explains, which
+is what rejects off-topic questions. A fuzzy score (rapidfuzz over the topic's titles, alternate
+questions and keywords) rewards phrasings close to one the authors wrote. Both lean on what the
+authors wrote where it weighs most, so a naive Bayes reading of each topic's whole text gives the
+best few a second opinion, blended into their scores (`advisor.search.likelihood`). Typos are
+repaired token by token against the index vocabulary before scoring (`advisor.search.spelling`).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ and the rarer a word the more it counts. Blended into the score, its share among
 picks the right entry more often on questions no entry was written from, and how much of it the
 best entry holds tells the confidence whether the two readings agree (`advisor.search.confidence`).
 Its form and constants were chosen on real-dev and real-check together (`python -m
-tests.eval.report`), each kept only if it helped both; never on real-test.
+tests.eval.report`), each judged by its effect on both; never on real-test.
 """
 
 from __future__ import annotations

@@ -71,6 +71,9 @@ def fixture_index(fixture_kb: Path) -> SearchIndex:
         ("providers with efa", "providers:efa", "en"),
         ("which providers support gpu sharing", "providers:time_slicing+mig+mps", "en"),
         ("nhà cung cấp nào có node spot", "providers:spot", "vi"),
+        # Prices are not in the catalogue: who has the card is, with the note to check prices.
+        ("cheapest h100 provider", "providers:gpu:H100", "en"),
+        ("ben nao cho thue h100 re nhat", "providers:gpu:H100", "vi"),
     ],
 )
 def test_fires_on_provider_questions(bundled: SearchIndex, query: str, answer_id: str, lang: str) -> None:
@@ -97,6 +100,8 @@ def test_fires_on_provider_questions(bundled: SearchIndex, query: str, answer_id
         "what is the difference between mig and mps on cloud providers",
         "how do I share a gpu between pods",
         "google colab gpu",
+        "cheap gpu for a notebook",
+        "h100 vs a100",
         "gradient accumulation with 8 gpus",
         "how do I run pod on gpu",
         "vast amounts of data on shared storage",

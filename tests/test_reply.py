@@ -78,7 +78,7 @@ def test_sections_that_score_the_same_keep_their_order_in_every_process(tmp_path
     with each process's string hashing: equal sections once swapped places from run to run."""
     environment = {**os.environ, "ADVISOR_CACHE_DIR": str(tmp_path)}
     orders = {
-        subprocess.run([sys.executable, "-c", _SECTION_ORDER, "mig strategy single vs mixed"], env={**environment, "PYTHONHASHSEED": str(seed)}, capture_output=True, text=True, check=True).stdout
+        subprocess.run([sys.executable, "-c", _SECTION_ORDER, "mig strategy single or mixed"], env={**environment, "PYTHONHASHSEED": str(seed)}, capture_output=True, text=True, check=True).stdout
         for seed in range(6)
     }
     assert len(orders) == 1

@@ -34,6 +34,7 @@ def bundled():
         ("gpu operator la gi", "gpu-operator"),
         ("spot gpu bị thu hồi giữa chừng", "spot-nodes"),
         ("infiniband", "multinode-networking"),
+        ("h100 vs a100", "gpu-memory-sizing"),  # "vs" asks for a comparison: not `mig`, whose keywords name every card
     ],
 )
 def test_known_questions_rank_their_entry_first(bundled, query: str, expected: str) -> None:
@@ -202,6 +203,8 @@ def test_vietnamese_without_diacritics_mixed_with_english_terms_is_vietnamese(bu
         ("preemptible GPU nodes", ["spot", "gpu", "nodes"]),
         ("GPUDirect-TCPX on A3", ["gpudirect", "tcpx", "on", "a3"]),  # not RDMA
         ("GPUDirect RDMA", ["rdma"]),
+        ("H100 vs A100", ["h100", "compare", "a100"]),  # a comparison, not noise
+        ("mô hình 70B", ["model", "70b"]),  # Vietnamese questions say "model" and "mô hình" alike
     ],
 )
 def test_bundled_synonyms_keep_distinct_things_apart(bundled, text: str, words: list[str]) -> None:

@@ -40,8 +40,12 @@ FLOORS: dict[tuple[str, str], Floor] = {
     ("real-test", "vi"): Floor(0.68, 0.93, 0.18, 0.08),
     ("real-check", "en"): Floor(0.62, 0.90, 0.13, 0.45),
     ("real-check", "vi"): Floor(0.74, 0.94, 0.12, 0.65),
-    ("real-dev", "en"): Floor(0.83, 0.97, 0.06, 0.54),
-    ("real-dev", "vi"): Floor(0.91, 0.99, 0.05, 0.46),
+    # real-dev's answers that its labels called wrong or off-topic were judged again, blind to which
+    # entry was answered (tests/eval/real-dev.jsonl, "relabelled"): 10 `null` questions that the
+    # answering entry does answer took its id, 17 answers a reader would accept as well joined
+    # `also` (answered right 86.2 -> 87.8 %, wrong 4.1 -> 2.5 %); its floors follow.
+    ("real-dev", "en"): Floor(0.85, 0.98, 0.035, 0.50),
+    ("real-dev", "vi"): Floor(0.92, 0.99, 0.03, 0.46),
     ("dev", "all"): Floor(0.87, 0.99, 0.09, 0.05),
     ("holdout", "all"): Floor(0.81, 0.97, 0.13, 0.01),
     ("fresh", "all"): Floor(0.82, 0.96, 0.11, 0.05),

@@ -74,6 +74,15 @@ def test_a_lone_word_every_topic_holds_gets_choices_not_an_answer(bundled, word:
     assert search(bundled, "mig").answered and search(bundled, f"{word} mig").answered
 
 
+def test_a_term_typed_as_a_phrase_is_not_a_lone_vietnamese_syllable(bundled) -> None:
+    """"gang" alone is a Vietnamese word and counts for half, but "gang scheduling" names the
+    term: the Vietnamese question is as sure as the English one."""
+    english, vietnamese = search(bundled, "what is gang scheduling"), search(bundled, "gang scheduling la gi")
+    assert vietnamese.answered and vietnamese.best.topic == english.best.topic
+    assert vietnamese.confidence == english.confidence
+    assert not search(bundled, "gang thep la gi").answered
+
+
 def test_diacritics_do_not_change_the_answer(bundled) -> None:
     with_marks = search(bundled, "Làm sao chia sẻ một GPU cho nhiều mô hình suy luận nhỏ?")
     without = search(bundled, "lam sao chia se mot gpu cho nhieu mo hinh suy luan nho?")

@@ -113,3 +113,17 @@ def test_words_are_the_alphanumeric_runs_of_the_folded_text(text: str) -> None:
 def _bundled_analyzer() -> Analyzer:
     lexicon = load_lexicon(Path(bundled_knowledge_dir()), [])
     return Analyzer.build(lexicon.stopwords, lexicon.synonyms or {})
+
+
+@pytest.mark.parametrize(
+    ("text", "terms"),
+    [
+        ("gang scheduling là gì", {"gang"}),  # a phrase of several words stands for a term
+        ("Lập lịch gang cho job", {"gang"}),
+        ("gang thép là gì", set()),  # "gang" alone is a Vietnamese word (cast iron)
+        ("card mạng InfiniBand", {"nic"}),
+        ("k8s for 1 notebook", set()),  # one-word variants are not phrases
+    ],
+)
+def test_phrase_terms_are_the_canonical_tokens_of_phrases_typed(text: str, terms: set[str]) -> None:
+    assert _bundled_analyzer().phrase_terms(text) == terms

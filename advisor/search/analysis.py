@@ -52,13 +52,17 @@ class Analyzer:
 
     def words(self, text: str, separate: bytes = SEPARATE) -> list[str]:
         """All tokens after folding and synonym replacement (stop words kept)."""
-        folded = fold(text)
-        if "'" in folded or "’" in folded:
-            folded = re.sub(_APOSTROPHE, "", folded)
-        tokens = folded.encode("utf-8", "surrogatepass").translate(separate).decode("ascii").split()
+        tokens = _folded_tokens(text, separate)
         if self._by_first_word.keys().isdisjoint(tokens):  # no synonym phrase can start here
             return tokens
         return self._replace(tokens)
+
+    def phrase_terms(self, text: str) -> set[str]:
+        """The canonical tokens that stand in `text` for a phrase of several words: "gang
+        scheduling" is a term, where "gang" alone is a Vietnamese word (cast iron)."""
+        terms: set[str] = set()
+        self._replace(_folded_tokens(text, SEPARATE), terms)
+        return terms
 
     def canonicalize(self, words: list[str]) -> list[str]:
         """Replace synonym phrases in an already folded token list by their canonical token."""
@@ -69,8 +73,9 @@ class Analyzer:
             return self._replace(spaced.split())
         return self._pattern.sub(lambda m: self._canonical[m.group(0)], spaced).split()
 
-    def _replace(self, tokens: list[str]) -> list[str]:
-        """`canonicalize` for plain tokens ([a-z0-9]+), without the regular expression.
+    def _replace(self, tokens: list[str], terms: set[str] | None = None) -> list[str]:
+        """`canonicalize` for plain tokens ([a-z0-9]+), without the regular expression; the
+        canonical tokens that replaced phrases of several words go to `terms`.
 
         Same result as the regex: a phrase matches whole tokens only, the leftmost match wins,
         then the phrase listed first in `_pattern` (longest first), and matches never overlap.
@@ -88,6 +93,8 @@ class Analyzer:
                     out.extend(tokens[position:start])
                     out.extend(target.split())
                     position = end
+                    if terms is not None and len(phrase) > 1:
+                        terms.add(target)
                     break
         out.extend(tokens[position:])
         return out
@@ -159,3 +166,11 @@ class _Memo(dict[str, bool]):
 
 def bigrams(words: list[str]) -> list[str]:
     return [f"{a}_{b}" for a, b in zip(words, words[1:])]
+
+
+def _folded_tokens(text: str, separate: bytes) -> list[str]:
+    """`text` folded and split into plain tokens, before synonyms."""
+    folded = fold(text)
+    if "'" in folded or "’" in folded:
+        folded = re.sub(_APOSTROPHE, "", folded)
+    return folded.encode("utf-8", "surrogatepass").translate(separate).decode("ascii").split()

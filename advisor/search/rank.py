@@ -153,17 +153,16 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     resolved: list[tuple[str, float]] = []
     unknown_mass = 0.0
     seen: set[str] = set()
-    terms: set[str] | None = None  # words typed as a phrase ("gang scheduling"), found when needed
+    # Words typed as a phrase of several ("gang scheduling"): terms, not lone Vietnamese syllables.
+    terms = index.analyzer.phrase_terms(query) if answer_lang == "vi" else set()
     for word in repaired:
         if word in seen:
             continue
         seen.add(word)
         if word in index.postings:
             confidence = 1.0 if word in typed_set else TYPO_CONFIDENCE
-            if answer_lang == "vi" and is_vietnamese_syllable(word) and not _in_bigram(index, word, repaired):
-                terms = index.analyzer.phrase_terms(query) if terms is None else terms
-                if word not in terms:
-                    confidence *= LONE_SYLLABLE_SHARE  # "thống" alone is not "băng thông"
+            if answer_lang == "vi" and is_vietnamese_syllable(word) and word not in terms and not _in_bigram(index, word, repaired):
+                confidence *= LONE_SYLLABLE_SHARE  # "thống" alone is not "băng thông"
             resolved.append((word, confidence))
         else:
             unknown_mass += index.unknown_idf * UNKNOWN_TOKEN_SHARE
@@ -213,10 +212,6 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     known = sum(1 for token, _ in resolved if "_" not in token)
     unknown_share = 1.0 - known / max(known + round(unknown_mass / (index.unknown_idf * UNKNOWN_TOKEN_SHARE)), 1)
     best = hits[0]
-    plain_vietnamese = answer_lang == "vi" and all(is_vietnamese_syllable(word) for word in typed)
-    if plain_vietnamese:  # unless a word of it was typed as a term: "gang scheduling" is not small talk
-        terms = index.analyzer.phrase_terms(query) if terms is None else terms
-        plain_vietnamese = terms.isdisjoint(typed)
     signals = Signals(
         score=best.score,
         lead=best.score - (hits[1].score if len(hits) > 1 else 0.0),
@@ -225,7 +220,7 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
         evidence=best.evidence,
         quoted=index.topic_of(best.topic) in quoted,
         unknown_share=unknown_share,
-        plain_vietnamese=plain_vietnamese,
+        plain_vietnamese=answer_lang == "vi" and all(is_vietnamese_syllable(word) and word not in terms for word in typed),
         likelihood=share_of.get(best.topic, 0.0),
     )
     confidence = answer_confidence(signals)

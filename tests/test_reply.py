@@ -203,6 +203,8 @@ def test_a_log_without_known_errors_is_asked_as_a_question(index: SearchIndex) -
         # A provider named in passing: the question is about what the rest of it says.
         ("cluster autoscaler never scales up the gpu node group on eks", KNOWLEDGE, "gpu-node-autoscaling", "provider:eks"),
         ("spot gpu nodes on aks get evicted, how to handle the interruption", KNOWLEDGE, "spot-interruption-handling", "provider:aks"),
+        # One word no catalogue fact explains is enough: the card says nothing about Autopilot.
+        ("gpus on gke autopilot", KNOWLEDGE, "gke-gpu-setup", "provider:gke"),
         ("runpod vs lambda", CATALOGUE, "provider:runpod+lambda", "provider:runpod+lambda"),
         ("compare lambda and coreweave", CATALOGUE, "provider:lambda+coreweave", "provider:lambda+coreweave"),
     ],

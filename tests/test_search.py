@@ -29,6 +29,7 @@ def bundled():
         ("k8s for 1 notebook?", "faq-k8s-single-job"),
         ("co the chay nhieu job tren mot gpu khong", "faq-multiple-jobs-one-gpu"),
         ("tiem slicing", "time-slicing"),
+        ("tiem slicing co cach ly bo nho ko", "time-slicing"),  # "tiệm" is a Vietnamese word, but not beside "slicing"
         ("pod pending insufficient nvidia.com/gpu", "pods-pending-gpu"),
         ("CUDA driver version is insufficient for CUDA runtime version", "driver-cuda-compat"),
         ("gpu operator la gi", "gpu-operator"),

@@ -32,8 +32,9 @@ from advisor.textnorm import tokens as raw_tokens
 # something else that happens to mention a provider (a troubleshooting story, say).
 MAX_OTHER_WORDS = 3
 MAX_QUERY_WORDS = 40
-# From this many unexplained words on, a confident entry answers and the catalogue comes beside it.
-DEFER_OTHER_WORDS = 2
+# From this many unexplained words on, a confident entry answers and the catalogue comes beside it:
+# one is enough ("gpus on gke autopilot" asks about Autopilot, which no catalogue fact explains).
+DEFER_OTHER_WORDS = 1
 
 # The word lists of `catalogue_questions`.
 WORD_LISTS: tuple[str, ...] = (
@@ -137,7 +138,9 @@ class ProviderQuestion:
         the question asks for guidance, or says enough the catalogue does not explain that it is
         about something else and names a provider in passing ("node group does not use the EKS
         cluster autoscaler"). On the real development questions, every catalogue answer to such
-        a question was a miss, and in seven of the eight the entry ranked first was right."""
+        a question was a miss, and in seven of the eight the entry ranked first was right; with one
+        such word instead of two, two more questions of the development sets are answered right
+        and none that was right is lost (`python -m tests.eval.report`)."""
         return self.guidance or self.other_words >= DEFER_OTHER_WORDS
 
     @property

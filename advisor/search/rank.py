@@ -120,7 +120,8 @@ def _query_tokens(index: SearchIndex, query: str, lang: str | None = None) -> tu
 
     In a Vietnamese question, a word that reads as a Vietnamese syllable is a word, not a typo:
     "thủ đô của pháp" must not become "phan" (a syllable of a domain phrase) and so look like a
-    question about GPUs.
+    question about GPUs; unless its repair completes a phrase with the word beside it ("tiem
+    slicing co cach ly bo nho ko": "tiệm" is a word, "time slicing" the question).
     """
     analyzer = index.analyzer
     words = analyzer.words(query)
@@ -129,12 +130,15 @@ def _query_tokens(index: SearchIndex, query: str, lang: str | None = None) -> tu
     repaired: list[str] = []
     corrections: list[tuple[str, str]] = []
     for position, word in enumerate(words):
-        if word in index.postings or word in known or analyzer.is_noise(word) or (lang == "vi" and is_vietnamese_syllable(word)):
-            repaired.append(word)
-            continue
         before = words[position - 1] if position else ""
         after = words[position + 1] if position + 1 < len(words) else ""
+        syllable = lang == "vi" and is_vietnamese_syllable(word)
+        if word in index.postings or word in known or analyzer.is_noise(word) or (syllable and before not in known and after not in known):
+            repaired.append(word)
+            continue
         fixed = correct(index, word, known, before, after)
+        if syllable and f"{before} {fixed[0]}" not in analyzer.phrases and f"{fixed[-1]} {after}" not in analyzer.phrases:
+            fixed = [word]
         if fixed != [word]:
             corrections.append((word, " ".join(fixed)))
         repaired.extend(fixed)

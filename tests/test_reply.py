@@ -17,7 +17,7 @@ from advisor.paths import bundled_knowledge_dir
 from advisor.reply import CATALOGUE, CLOSE_CONFIDENCE, CLOSE_MARGIN, KNOWLEDGE, NONE, answer, answer_paste, entry_article, short_answer
 from advisor.search.errors import quoted_errors
 from advisor.search.index import SearchIndex
-from advisor.search.logs import scan_log, telling_part
+from advisor.search.logs import best_match, reports_failure, scan_log, telling_part
 from advisor.textnorm import is_vietnamese_syllable
 
 
@@ -147,6 +147,52 @@ def test_an_anchor_the_log_repeats_everywhere_does_not_hide_a_rarer_one(index: S
     error = "Warning  FailedScheduling  0/3 nodes are available: 3 Insufficient nvidia.com/gpu."
     matches = scan_log(index, noise + "\n" + error)
     assert [match.number for match in matches] == [MAX_CANDIDATE_LINES + 501]
+
+
+@pytest.mark.parametrize(
+    ("line", "failure"),
+    [
+        ("E0312 08:14:02.118201       1 factory.go:68] Incompatible strategy detected auto", True),
+        ("I0312 08:14:02.118201       1 main.go:178] Starting FS watcher.", False),
+        ('time="2024-10-21T06:06:00Z" level=info msg="Changing the state label to \'failed\'"', False),  # the level decides
+        ('{"level":"ERROR","message":"could not schedule pod"}', True),
+        ("worker-1:92:92 [1] NCCL INFO NET/IB : No device found.", False),
+        ("modprobe: ERROR: could not insert 'nvidia': Key was rejected by service", True),
+        ("Unloading NVIDIA driver kernel modules...", False),
+    ],
+)
+def test_a_log_line_reports_a_failure_by_its_level_else_its_words(line: str, failure: bool) -> None:
+    assert reports_failure(line) is failure
+
+
+@pytest.mark.parametrize(
+    ("log", "cause"),
+    [
+        # What follows a failure is listed too (users paste it), but the failure is what broke.
+        (
+            "\n".join([
+                'time="2024-10-21T06:05:59Z" level=info msg="Applying the selected MIG config to the node"',
+                'time="2024-10-21T06:06:00Z" level=error msg="MIG mode is in pending enable state for GPU 0 (In use by another client: 00000000:17:00.0)"',
+                "time=\"2024-10-21T06:06:00Z\" level=info msg=\"Changing the 'nvidia.com/mig.config.state' node label to 'failed'\"",
+            ]),
+            2,
+        ),
+        (
+            "\n".join([
+                "I0312 08:14:02.118201       1 main.go:178] Starting FS watcher.",
+                "E0312 08:14:02.119501       1 factory.go:68] Incompatible strategy detected auto",
+                "E0312 08:14:02.119573       1 factory.go:69] If this is a GPU node, did you configure the NVIDIA Container Toolkit?",
+                "E0312 08:14:02.119601       1 factory.go:70] You can check the prerequisites at: https://github.com/NVIDIA/k8s-device-plugin#prerequisites",
+            ]),
+            2,  # the hint after it is a longer listed line
+        ),
+    ],
+)
+def test_the_first_failure_of_a_paste_is_its_cause(index: SearchIndex, log: str, cause: int) -> None:
+    matches = scan_log(index, log)
+    assert len(matches) >= 2  # the lines after it quote known errors as well
+    match = best_match(matches)
+    assert match is not None and match.number == cause
 
 
 def test_timestamps_ids_and_counts_do_not_matter(index: SearchIndex) -> None:

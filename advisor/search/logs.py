@@ -11,6 +11,7 @@ holding an anchor are analysed, those of the anchors this log repeats least firs
 
 from __future__ import annotations
 
+import re
 from collections import namedtuple
 
 from advisor.search.analysis import SEPARATE
@@ -27,14 +28,31 @@ _PLAIN_WORDS = SEPARATE[:10] + b"\n" + SEPARATE[11:]
 
 # What a log line that reports a failure says, in any tool's words (lower case): how a paste with
 # no error line an entry knows is cut to what tells most when it is too long to ask whole.
-_FAILURE_WORDS = ("error", "exception", "fail", "fatal", "panic", "killed", "oom", "denied", "refused", "timeout", "timed out", "unable", "cannot", "insufficient", "invalid", "not found", "backoff")
+_FAILURE_WORDS = ("error", "exception", "fail", "fatal", "panic", "killed", "oom", "denied", "refused", "timeout", "timed out", "unable", "cannot", "could not", "insufficient", "invalid", "not found", "backoff")
+# A line's level, where it states one: klog's letter (E0312 08:14:02), `level=error` or JSON's
+# "level":"ERROR", NCCL's INFO and WARN. The level decides over the words: "Changing the state
+# label to 'failed'" at level=info reports what a failure did, not the failure.
+_LEVEL = re.compile(r"\b([IWEF])\d{4} \d\d:\d\d:\d\d|\blevel\"?\s*[=:]\s*\"?([a-z]+)|\bNCCL (INFO|WARN)\b", re.IGNORECASE)
+_FAILURE_LEVELS = frozenset({"e", "f", "error", "err", "fatal", "panic", "crit", "critical"})
 
 
-class LogMatch(namedtuple("LogMatch", ("number", "line", "topic", "words"))):
+class LogMatch(namedtuple("LogMatch", ("number", "line", "topic", "words", "failure"), defaults=(False,))):
     """A log line that quotes a known error: its 1-based `number`, the `line` (trimmed), the
-    `topic` number whose entry lists the error, and how many meaningful `words` matched."""
+    `topic` number whose entry lists the error, how many meaningful `words` matched, and whether
+    the line itself reports a `failure` (`reports_failure`)."""
 
     __slots__ = ()
+
+
+def reports_failure(line: str) -> bool:
+    """Whether a log line says something failed, by its level or its words. Entries also list the
+    lines that follow a failure (a hint, a state set to "failed", a routine step), since users
+    paste those too; beside the failure itself, they are not what broke."""
+    level = _LEVEL.search(line)
+    if level is not None:
+        return (level.group(1) or level.group(2) or level.group(3)).lower() in _FAILURE_LEVELS
+    lowered = line.lower()
+    return any(word in lowered for word in _FAILURE_WORDS)
 
 
 def _anchors(index: SearchIndex) -> list[str]:
@@ -75,13 +93,18 @@ def scan_log(index: SearchIndex, text: str) -> list[LogMatch]:
         quoted = quoted_errors(index, index.analyzer.content(line))
         if quoted:
             topic = max(quoted, key=lambda found: (quoted[found], -found))
-            matches.append(LogMatch(number + 1, " ".join(line.split())[:MAX_SHOWN_CHARS], topic, quoted[topic]))
+            matches.append(LogMatch(number + 1, " ".join(line.split())[:MAX_SHOWN_CHARS], topic, quoted[topic], reports_failure(line)))
     return matches
 
 
 def best_match(matches: list[LogMatch]) -> LogMatch | None:
-    """The most telling match: the longest known error line, then the topic seen most often,
-    then the earliest line."""
+    """The most telling match: the first line that reports a failure (what follows it in a log is
+    mostly its consequences: "Kernel module load error" after "could not insert 'nvidia': Key was
+    rejected by service"); without one, the longest known error line, then the topic seen most
+    often, then the earliest line."""
+    failures = [match for match in matches if match.failure]
+    if failures:
+        return min(failures, key=lambda match: match.number)
     if not matches:
         return None
     seen: dict[int, int] = {}

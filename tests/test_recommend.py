@@ -97,6 +97,21 @@ def test_small_model_inference_needing_isolation_gets_mig(tree: Tree) -> None:
     assert mig.kb == ("mig", "gpu-operator")
 
 
+# The cards MIG runs on, as the tree's own question names them.
+MIG_MODELS = {"A100", "A30", "H100", "H200", "B200", "GB200"}
+
+
+@pytest.mark.parametrize("memory", ["24gb", "48gb", "80gb"])
+def test_a_card_split_with_mig_is_one_mig_runs_on(tree: Tree, memory: str) -> None:
+    """The 24 GB choice (L4, A10G) and the 48 GB one (L40S) have no MIG: when the advice is to
+    split the card with MIG, the card to rent is one that has it."""
+    rec = _rec(tree, workload="inference", gpu_memory=memory, gpu_fraction="yes", isolation="hard", mig_cards="yes")
+    assert rec.gpu_sharing == ("mig",)
+    assert rec.card_models and set(rec.card_models) <= MIG_MODELS, rec.card
+    soft = _rec(tree, workload="inference", gpu_memory=memory, gpu_fraction="yes", isolation="soft")
+    assert soft.card == _rec(tree, workload="inference", gpu_memory=memory).card  # only MIG changes the card
+
+
 def test_hard_isolation_without_mig_cards_means_whole_gpus(tree: Tree) -> None:
     rec = _rec(tree, workload="inference", gpu_fraction="yes", isolation="hard", mig_cards="no")
     assert rec.gpu_sharing == ()

@@ -61,7 +61,9 @@ def recommend(session: Session) -> Recommendation:
     fired = [rule for rule in tree.rules if rule.matches(values)]
 
     deployment = next((rule.deployment for rule in fired if rule.deployment), "")
-    card = next((rule.card for rule in fired if rule.card), "")
+    # The last rule that names a card decides it: a later, narrower rule refines the card an earlier
+    # one picked (a card split with MIG must be one that MIG runs on).
+    card = next((rule.card for rule in reversed(fired) if rule.card), "")
     wanted_modes = {mode for rule in fired for mode in rule.sharing}
     sharing = tuple(choice.value for choice in tree.sharing_modes if choice.value in wanted_modes)
 

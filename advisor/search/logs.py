@@ -36,7 +36,7 @@ _LEVEL = re.compile(r"\b([IWEF])\d{4} \d\d:\d\d:\d\d|\blevel\"?\s*[=:]\s*\"?([a-
 _FAILURE_LEVELS = frozenset({"e", "f", "error", "err", "fatal", "panic", "crit", "critical"})
 
 
-class LogMatch(namedtuple("LogMatch", ("number", "line", "topic", "words", "failure"), defaults=(False,))):
+class LogMatch(namedtuple("LogMatch", ("number", "line", "topic", "words", "failure"))):
     """A log line that quotes a known error: its 1-based `number`, the `line` (trimmed), the
     `topic` number whose entry lists the error, how many meaningful `words` matched, and whether
     the line itself reports a `failure` (`reports_failure`)."""
@@ -99,8 +99,8 @@ def scan_log(index: SearchIndex, text: str) -> list[LogMatch]:
 
 def best_match(matches: list[LogMatch]) -> LogMatch | None:
     """The most telling match: the first line that reports a failure (what follows it in a log is
-    mostly its consequences: "Kernel module load error" after "could not insert 'nvidia': Key was
-    rejected by service"); without one, the longest known error line, then the topic seen most
+    mostly its consequences: the MIG manager's state label set to 'failed' after "MIG mode is in
+    pending enable state"); without one, the longest known error line, then the topic seen most
     often, then the earliest line."""
     failures = [match for match in matches if match.failure]
     if failures:

@@ -136,9 +136,7 @@ def _query_tokens(index: SearchIndex, query: str, lang: str | None = None) -> tu
         if word in index.postings or word in known or analyzer.is_noise(word) or (syllable and before not in known and after not in known):
             repaired.append(word)
             continue
-        fixed = correct(index, word, known, before, after)
-        if syllable and f"{before} {fixed[0]}" not in analyzer.phrases and f"{fixed[-1]} {after}" not in analyzer.phrases:
-            fixed = [word]
+        fixed = correct(index, word, known, before, after, phrase_only=syllable)
         if fixed != [word]:
             corrections.append((word, " ".join(fixed)))
         repaired.extend(fixed)

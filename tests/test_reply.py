@@ -18,6 +18,7 @@ from advisor.reply import CATALOGUE, CLOSE_CONFIDENCE, CLOSE_MARGIN, KNOWLEDGE, 
 from advisor.search.errors import quoted_errors
 from advisor.search.index import SearchIndex
 from advisor.search.logs import best_match, reports_failure, scan_log, telling_part
+from advisor.search.rank import search
 from advisor.textnorm import is_vietnamese_syllable
 
 
@@ -199,6 +200,16 @@ def test_timestamps_ids_and_counts_do_not_matter(index: SearchIndex) -> None:
     plain = quoted_errors(index, index.analyzer.content("0/3 nodes are available: 3 Insufficient nvidia.com/gpu"))
     noisy = quoted_errors(index, index.analyzer.content("2024-05-01T10:00:00Z pod/x-7f9c 0/12 nodes are available: 12 Insufficient nvidia.com/gpu."))
     assert plain and plain == noisy
+
+
+def test_a_stretch_of_the_question_quotes_the_longest_line_it_holds(index: SearchIndex) -> None:
+    """"Found no NVIDIA driver on your system" (stop words aside) lies inside PyTorch's other
+    error, "The NVIDIA driver on your system is too old": the longer line is what was pasted."""
+    too_old = "RuntimeError: The NVIDIA driver on your system is too old (found version 11040)"
+    assert set(quoted_errors(index, index.analyzer.content(too_old))) == {index.topic_of("driver-cuda-compat")}
+    assert search(index, too_old).hits[0].topic == "driver-cuda-compat"
+    missing = quoted_errors(index, index.analyzer.content("RuntimeError: Found no NVIDIA driver on your system"))
+    assert set(missing) == {index.topic_of("container-cannot-see-gpu")}
 
 
 def test_a_resource_name_alone_quotes_no_error(index: SearchIndex) -> None:

@@ -8,6 +8,8 @@ words, weighed by their rarity, makes up most of it and holds one of its telling
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from advisor.search.index import MIN_ERROR_WORDS, SearchIndex
 
 # The share of a listed line's rarity one run of its words must make up...
@@ -25,10 +27,10 @@ def quoted_errors(index: SearchIndex, words: list[str]) -> dict[int, int]:
     counts as quoted when most of it is, in one run: logs word the same error with another prefix
     ("could not load NVML library" for "Failed to initialize NVML: could not load NVML library").
     """
-    found: dict[int, int] = {}
+    found: dict[int, tuple[int, int]] = {}  # topic -> (start, end) of its best run in `words`
     table = index.error_lines
     if not table:
-        return found
+        return {}
     seen: set[tuple[tuple[str, ...], int]] = set()
     present = frozenset(words)
     for word in dict.fromkeys(words):
@@ -38,27 +40,39 @@ def quoted_errors(index: SearchIndex, words: list[str]) -> dict[int, int]:
             seen.add((line, topic))
             if sum(map(present.__contains__, line)) < MIN_ERROR_WORDS:
                 continue  # no run can be long enough: a log line that merely shares a word or two
-            run = longest_run(words, line)
-            if len(run) < MIN_ERROR_WORDS or len(run) <= found.get(topic, 0):
+            run, end = longest_run(words, line)
+            if len(run) < MIN_ERROR_WORDS or len(run) <= _length(found.get(topic)):
                 continue
             rarity = {word: index.idf(word) for word in line}
             share = sum(rarity[word] for word in set(run)) / sum(rarity.values())
             telling = max(rarity[word] for word in run) >= TELLING_SHARE * max(rarity.values())
             if share >= QUOTED_SHARE and telling:
-                found[topic] = len(run)
-    return found
+                found[topic] = (end - len(run), end)
+    return {topic: _length(span) for topic, span in found.items() if not _outquoted(span, found.values())}
 
 
-def longest_run(words: list[str], line: tuple[str, ...]) -> tuple[str, ...]:
-    """The longest run of consecutive words that `words` and `line` share."""
-    best, end = 0, 0
+def _length(span: tuple[int, int] | None) -> int:
+    return span[1] - span[0] if span else 0
+
+
+def _outquoted(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
+    """Whether a longer quote covers the same stretch of the question: "The NVIDIA driver on your
+    system is too old" quotes that line, not the "Found no NVIDIA driver on your system" it holds."""
+    start, end = span
+    return any(other[0] <= start and end <= other[1] and _length(other) > end - start for other in spans)
+
+
+def longest_run(words: list[str], line: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
+    """The longest run of consecutive words that `words` and `line` share, and where it ends in
+    `words` (exclusive)."""
+    best, end, end_in_words = 0, 0, 0
     previous = [0] * (len(line) + 1)
-    for word in words:
+    for at, word in enumerate(words, start=1):
         current = [0] * (len(line) + 1)
         for position, other in enumerate(line, start=1):
             if word == other:
                 current[position] = previous[position - 1] + 1
                 if current[position] > best:
-                    best, end = current[position], position
+                    best, end, end_in_words = current[position], position, at
         previous = current
-    return line[end - best : end]
+    return line[end - best : end], end_in_words

@@ -15,7 +15,7 @@ from advisor.cli import main
 from advisor.library import open_index
 from advisor.search.index import SearchIndex
 from advisor.paths import bundled_knowledge_dir
-from advisor.catalogue.questions import read_question
+from advisor.catalogue.questions import RAW_WORD_LISTS, WORD_LISTS, _terms, read_question
 from advisor.catalogue.replies import ProviderAnswer, answer_question
 from advisor.search.rank import detect_language
 
@@ -114,6 +114,17 @@ def test_fires_on_provider_questions(bundled: SearchIndex, query: str, answer_id
 )
 def test_does_not_fire_on_general_or_off_topic_questions(bundled: SearchIndex, query: str) -> None:
     assert answer_provider_question(bundled, query, None) is None
+
+
+def test_the_question_word_lists_read_words_as_questions_are_read(bundled: SearchIndex) -> None:
+    """The lexicon says "vs" and "so sánh" where a question's analysed words say "compare": a list
+    matched against analysed words holds only forms the analyser can produce, or an entry is dead."""
+    terms = _terms(bundled.data, bundled.analyzer)
+    assert terms is not None
+    for name in set(WORD_LISTS) - RAW_WORD_LISTS:
+        for item in terms.words[name]:
+            assert " ".join(bundled.analyzer.words(item)) == item, (name, item)
+    assert "compare" in terms.words["comparison_words"] and "vs" not in terms.words["comparison_words"]
 
 
 def test_a_named_provider_fact_with_detail_source_and_date(fixture_index: SearchIndex) -> None:

@@ -49,6 +49,9 @@ WORD_LISTS: tuple[str, ...] = (
     "comparison_words",
     "guidance_words",
 )
+# The lists matched against the question's raw tokens ("providers with efa"); the others meet its
+# analysed words, so they are read through the same synonyms ("vs" is "compare" there).
+RAW_WORD_LISTS = frozenset({"plural_nouns", "after_plural_noun"})
 
 
 def alias_keys(catalogue: Catalogue, analyzer: Analyzer) -> dict[tuple[str, ...], str]:
@@ -70,7 +73,7 @@ class _Terms:
     aliases: dict[tuple[str, ...], str]
     features: dict[tuple[str, ...], tuple[tuple[str, ...], str | None]]
     longest: int
-    words: dict[str, frozenset[str]]  # each list of `catalogue_questions`, folded (alias lists may hold phrases)
+    words: dict[str, frozenset[str]]  # each list of `catalogue_questions`, folded, synonyms read (alias lists may hold phrases)
     choosing_phrases: tuple[tuple[str, ...], ...]  # multi-word `choosing_words`
 
 
@@ -86,7 +89,7 @@ def _terms(index_data: Mapping[str, Any], analyzer: Analyzer) -> _Terms | None:
     data = index_data.get("catalogue_terms")
     if not catalogue.providers or not data:
         return None
-    words = {name: frozenset(data[name]) for name in WORD_LISTS}
+    words = {name: frozenset(data[name] if name in RAW_WORD_LISTS else (" ".join(analyzer.words(item)) for item in data[name])) for name in WORD_LISTS}
     aliases = alias_keys(catalogue, analyzer)
     features: dict[tuple[str, ...], tuple[tuple[str, ...], str | None]] = {}
     for phrases, facts, need in data["features"]:
@@ -101,7 +104,7 @@ def _terms(index_data: Mapping[str, Any], analyzer: Analyzer) -> _Terms | None:
             if key and key not in aliases and features.get(key, (None, None))[1] is None:
                 features[key] = (("gpu_models",), GPU_NEED + model)
     longest = max(len(key) for key in (*aliases, *features))
-    choosing = tuple(tuple(phrase.split()) for phrase in data["choosing_words"] if " " in phrase)
+    choosing = tuple(tuple(phrase.split()) for phrase in words["choosing_words"] if " " in phrase)
     terms = _Terms(catalogue, aliases, features, longest, words, choosing)
     _TERMS[analyzer] = terms
     return terms

@@ -93,7 +93,15 @@ def test_diacritics_do_not_change_the_answer(bundled) -> None:
 
 @pytest.mark.parametrize(
     ("query", "lang"),
-    [("mig là gì", "vi"), ("mig la gi", "vi"), ("what is mig", "en"), ("co nen dung kubernetes khong", "vi"), ("mig", None)],
+    [
+        ("mig là gì", "vi"), ("mig la gi", "vi"), ("what is mig", "en"), ("co nen dung kubernetes khong", "vi"), ("mig", None),
+        # Chat Vietnamese without marks, and what the asker quoted is not how they write.
+        ("tk aws moi tao quota gpu = 0, xin tang ntn", "vi"),
+        ("vcjob pending hoai, event `1/0 tasks in gang unschedulable: pod group is not ready, 1 minAvailable`", "vi"),
+        ("laptop 3070 ti gpu rot khoi bus, do nguon hay do driver", "vi"),
+        ("what to do when a gpu pod is pending", "en"),
+        ("`nvidia-smi` shows no processes in my pod", "en"),
+    ],
 )
 def test_language_detection(bundled, query: str, lang: str | None) -> None:
     assert detect_language(bundled, query) == lang

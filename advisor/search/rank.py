@@ -13,6 +13,7 @@ repaired token by token against the index vocabulary before scoring (`advisor.se
 from __future__ import annotations
 
 import heapq
+import re
 from bisect import bisect_left, insort
 from collections import namedtuple
 from itertools import chain
@@ -101,11 +102,20 @@ class Outcome(namedtuple("Outcome", ("query", "normalized", "lang", "answered", 
         return () if self.answered else self.offered
 
 
+# A span between backquotes (to the end of the text when one is left open).
+QUOTED_CODE = re.compile(r"`[^`]*(?:`|$)")
+
+
 def detect_language(index: SearchIndex, query: str) -> str | None:
-    """'vi' or 'en' from diacritics or marker words; None when the query gives no clue."""
+    """'vi' or 'en' from diacritics or marker words; None when the query gives no clue.
+
+    Words between backquotes are what the asker quoted (an error, a command), not how they write:
+    "vcjob pending hoai, event `1/0 tasks in gang unschedulable: pod group is not ready`" is asked
+    in Vietnamese.
+    """
     if has_vietnamese_letters(query):
         return "vi"
-    words = index.analyzer.words(query)
+    words = index.analyzer.words(QUOTED_CODE.sub(" ", query)) or index.analyzer.words(query)
     scores = {lang: sum(1 for w in words if w in markers) for lang, markers in index.markers.items()}
     if not scores:
         return None

@@ -140,12 +140,13 @@ def answer_paste(index: SearchIndex, text: str, lang: str | None = None, *, defa
     """Answer a multi-line paste (a log, `kubectl describe` output) from the error lines it holds.
 
     The entry that lists the most telling error line answers, opened at its section about it, and
-    the reply says which line matched; a paste with no known error line is asked as a question,
-    cut to its failing lines when it is too long to ask whole (`telling_part`).
+    the reply says which line matched; a paste with no known error line (or only known lines that
+    report no failure beside one that does) is asked as a question, cut to its failing lines when
+    it is too long to ask whole (`telling_part`).
     """
     from advisor.search.logs import best_match, scan_log, telling_part
 
-    match = best_match(scan_log(index, text))
+    match = best_match(scan_log(index, text), text)
     if match is None:
         from advisor.search.rank import MAX_QUERY_CHARS
 

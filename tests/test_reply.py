@@ -17,7 +17,7 @@ from advisor.paths import bundled_knowledge_dir
 from advisor.reply import CATALOGUE, CLOSE_CONFIDENCE, CLOSE_MARGIN, KNOWLEDGE, NONE, answer, answer_paste, entry_article, short_answer
 from advisor.search.errors import quoted_errors
 from advisor.search.index import SearchIndex
-from advisor.search.logs import best_match, reports_failure, scan_log, telling_part
+from advisor.search.logs import best_match, failing_line, reports_failure, scan_log, telling_part
 from advisor.search.rank import search
 from advisor.textnorm import is_vietnamese_syllable
 
@@ -158,8 +158,10 @@ def test_an_anchor_the_log_repeats_everywhere_does_not_hide_a_rarer_one(index: S
         ('time="2024-10-21T06:06:00Z" level=info msg="Changing the state label to \'failed\'"', False),  # the level decides
         ('{"level":"ERROR","message":"could not schedule pod"}', True),
         ("worker-1:92:92 [1] NCCL INFO NET/IB : No device found.", False),
+        ("node08:6561:6620 [0] misc/ibvwrap.cc:280 NCCL WARN Call to ibv_create_qp failed", True),
         ("modprobe: ERROR: could not insert 'nvidia': Key was rejected by service", True),
         ("Unloading NVIDIA driver kernel modules...", False),
+        ("[ 1843.310221] NVRM: Xid (PCI:0000:b3:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.", True),
     ],
 )
 def test_a_log_line_reports_a_failure_by_its_level_else_its_words(line: str, failure: bool) -> None:
@@ -192,8 +194,33 @@ def test_a_log_line_reports_a_failure_by_its_level_else_its_words(line: str, fai
 def test_the_first_failure_of_a_paste_is_its_cause(index: SearchIndex, log: str, cause: int) -> None:
     matches = scan_log(index, log)
     assert len(matches) >= 2  # the lines after it quote known errors as well
-    match = best_match(matches)
+    match = best_match(matches, log)
     assert match is not None and match.number == cause
+
+
+def test_a_known_line_that_reports_no_failure_is_not_the_cause_beside_one_that_does(index: SearchIndex) -> None:
+    """Entries list NCCL's "No plugin found" INFO line because users paste it; here the failure is
+    the WARN line no entry lists, so the paste is asked as a question and no line is named."""
+    log = "\n".join([
+        "node08:6561:6561 [0] NCCL INFO Bootstrap : Using [0]ibs3:10.252.0.211<0>",
+        "node08:6561:6561 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so), using internal implementation",
+        "node08:6561:6561 [0] NCCL INFO Using network IB",
+        "node08:6561:6620 [0] misc/ibvwrap.cc:280 NCCL WARN Call to ibv_create_qp failed",
+        "node08:6561:6620 [0] NCCL INFO transport/net_ib.cc:360 -> 2",
+    ])
+    matches = scan_log(index, log)
+    assert [match.number for match in matches] == [2] and not matches[0].failure
+    assert best_match(matches, log) is None
+    assert best_match(matches, "\n".join(log.split("\n")[:3])) == matches[0]  # alone, it is the clue
+    reply = answer_paste(index, log)
+    assert reply.log_line is None and reply.article is not None and reply.article.id == "nccl-troubleshooting"
+
+
+def test_failing_line_finds_the_first_failure_outside_the_skipped_lines() -> None:
+    log = "I0101 ok\nE0101 00:00:01 disk full\nall fine\nsomething failed here\n"
+    assert failing_line(log) == 2
+    assert failing_line(log, frozenset({2})) == 4
+    assert failing_line("I0101 00:00:01 error=0 retries\nnothing") is None  # the level decides
 
 
 def test_timestamps_ids_and_counts_do_not_matter(index: SearchIndex) -> None:

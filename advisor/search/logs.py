@@ -28,12 +28,19 @@ _PLAIN_WORDS = SEPARATE[:10] + b"\n" + SEPARATE[11:]
 
 # What a log line that reports a failure says, in any tool's words (lower case): how a paste with
 # no error line an entry knows is cut to what tells most when it is too long to ask whole.
-_FAILURE_WORDS = ("error", "exception", "fail", "fatal", "panic", "killed", "oom", "denied", "refused", "timeout", "timed out", "unable", "cannot", "could not", "insufficient", "invalid", "not found", "backoff")
+_FAILURE_WORDS = ("error", "exception", "fail", "fatal", "panic", "killed", "oom", "denied", "refused", "timeout", "timed out", "unable", "cannot", "could not", "insufficient", "invalid", "not found", "backoff", "xid", "fallen off the bus", "not responding")
 # A line's level, where it states one: klog's letter (E0312 08:14:02), `level=error` or JSON's
 # "level":"ERROR", NCCL's INFO and WARN. The level decides over the words: "Changing the state
 # label to 'failed'" at level=info reports what a failure did, not the failure.
 _LEVEL = re.compile(r"\b([IWEF])\d{4} \d\d:\d\d:\d\d|\blevel\"?\s*[=:]\s*\"?([a-z]+)|\bNCCL (INFO|WARN)\b", re.IGNORECASE)
 _FAILURE_LEVELS = frozenset({"e", "f", "error", "err", "fatal", "panic", "crit", "critical"})
+# Where a lowered line may report a failure (`reports_failure` decides): a failure word, a failure
+# level, or a klog failure line. Each search starts with plain text, which `re` scans for fast; a
+# klog letter inside the first search would make it try every position (several times slower).
+_FAILURE_SEARCH = re.compile(
+    "|".join(map(re.escape, _FAILURE_WORDS)) + r'|level"?\s*[=:]\s*"?(?:' + "|".join(sorted(_FAILURE_LEVELS)) + r")\b|nccl warn"
+)
+_KLOG_FAILURE = re.compile(r"^[ef]\d{4} \d\d:\d\d:\d\d", re.MULTILINE)
 
 
 class LogMatch(namedtuple("LogMatch", ("number", "line", "topic", "words", "failure"))):
@@ -50,9 +57,34 @@ def reports_failure(line: str) -> bool:
     paste those too; beside the failure itself, they are not what broke."""
     level = _LEVEL.search(line)
     if level is not None:
-        return (level.group(1) or level.group(2) or level.group(3)).lower() in _FAILURE_LEVELS
+        klog, named, nccl = level.groups()
+        if nccl:  # NCCL has no error level: WARN is how it reports one
+            return nccl.upper() == "WARN"
+        return (klog or named).lower() in _FAILURE_LEVELS
     lowered = line.lower()
     return any(word in lowered for word in _FAILURE_WORDS)
+
+
+def failing_line(text: str, skip: frozenset[int] = frozenset()) -> int | None:
+    """The number (1-based) of the first line of `text` that reports a failure, lines in `skip`
+    aside; None also when the first MAX_CANDIDATE_LINES lines that might have said none does."""
+    lowered = text.lower()
+    searches = (_FAILURE_SEARCH, _KLOG_FAILURE)
+    upcoming = [search.search(lowered) for search in searches]
+    number, counted_to = 1, 0
+    for _ in range(MAX_CANDIDATE_LINES):
+        found = min((hit.start() for hit in upcoming if hit is not None), default=None)
+        if found is None:
+            return None
+        start = lowered.rfind("\n", 0, found) + 1
+        end = lowered.find("\n", found)
+        end = len(lowered) if end < 0 else end
+        number += lowered.count("\n", counted_to, start)
+        counted_to = start
+        if number not in skip and reports_failure(lowered[start:end]):
+            return number
+        upcoming = [search.search(lowered, end + 1) if hit is not None and hit.start() <= end else hit for search, hit in zip(searches, upcoming)]
+    return None
 
 
 def _anchors(index: SearchIndex) -> list[str]:
@@ -97,15 +129,17 @@ def scan_log(index: SearchIndex, text: str) -> list[LogMatch]:
     return matches
 
 
-def best_match(matches: list[LogMatch]) -> LogMatch | None:
-    """The most telling match: the first line that reports a failure (what follows it in a log is
-    mostly its consequences: the MIG manager's state label set to 'failed' after "MIG mode is in
-    pending enable state"); without one, the longest known error line, then the topic seen most
-    often, then the earliest line."""
+def best_match(matches: list[LogMatch], text: str) -> LogMatch | None:
+    """The most telling match in the log `text`: the first line that reports a failure (what
+    follows it in a log is mostly its consequences: the MIG manager's state label set to 'failed'
+    after "MIG mode is in pending enable state"); without one, the longest known error line, then
+    the topic seen most often, then the earliest line. None when no known line reports a failure
+    but another line does: "NCCL INFO NET/Plugin : No plugin found" is listed because users paste
+    it, but beside "NCCL WARN Call to ibv_create_qp failed" it is not what broke."""
     failures = [match for match in matches if match.failure]
     if failures:
         return min(failures, key=lambda match: match.number)
-    if not matches:
+    if not matches or failing_line(text, frozenset(match.number for match in matches)) is not None:
         return None
     seen: dict[int, int] = {}
     for match in matches:

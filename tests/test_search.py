@@ -101,6 +101,7 @@ def test_diacritics_do_not_change_the_answer(bundled) -> None:
         ("laptop 3070 ti gpu rot khoi bus, do nguon hay do driver", "vi"),
         ("what to do when a gpu pod is pending", "en"),
         ("`nvidia-smi` shows no processes in my pod", "en"),
+        ("insmod nvidia.ko fails with Key was rejected by service", "en"),  # "ko" of a file name
     ],
 )
 def test_language_detection(bundled, query: str, lang: str | None) -> None:

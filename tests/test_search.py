@@ -84,6 +84,13 @@ def test_a_term_typed_as_a_phrase_is_not_a_lone_vietnamese_syllable(bundled) -> 
     assert not search(bundled, "gang thep la gi").answered
 
 
+def test_chat_shorthand_asks_the_same_question(bundled) -> None:
+    """"j" is how chat writes "gì": "mig la j" is "mig là gì", not a question with an unknown word."""
+    shorthand, spelled = search(bundled, "mig la j"), search(bundled, "mig là gì")
+    assert shorthand.answered and shorthand.best.topic == spelled.best.topic
+    assert shorthand.confidence == spelled.confidence
+
+
 def test_diacritics_do_not_change_the_answer(bundled) -> None:
     with_marks = search(bundled, "Làm sao chia sẻ một GPU cho nhiều mô hình suy luận nhỏ?")
     without = search(bundled, "lam sao chia se mot gpu cho nhieu mo hinh suy luan nho?")

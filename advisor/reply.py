@@ -96,7 +96,8 @@ def answer(index: SearchIndex, question: str, lang: str | None = None, *, defaul
             is shown whatever ranks first, with the confidence the ranking gives it.
         limit: How many ranked entries to keep in `outcome`.
     """
-    from advisor.search.rank import detect_language, search  # rapidfuzz: not for `advisor show`
+    from advisor.search.language import detect_language
+    from advisor.search.rank import search  # rapidfuzz: not for `advisor show`
 
     detected = lang or detect_language(index, question)
     outcome = search(index, question, lang=detected or default_lang, limit=max(limit, 3))

@@ -126,7 +126,7 @@ def test_no_entry_learns_from_a_new_held_out_thread(index: SearchIndex) -> None:
 
 @pytest.mark.parametrize(("slice_name", "lang"), [("en", "en"), ("vi", "vi"), ("vi_nodiac", "vi")])
 def test_answer_language_is_detected(index: SearchIndex, slice_name: str, lang: str) -> None:
-    from advisor.search.rank import detect_language
+    from advisor.search.language import detect_language
     from tests.eval.report import SETS
 
     questions = [q["q"] for name in SETS for q in load_questions(name) if q["slice"] == slice_name]

@@ -17,7 +17,7 @@ from advisor.search.index import SearchIndex
 from advisor.paths import bundled_knowledge_dir
 from advisor.catalogue.questions import RAW_WORD_LISTS, WORD_LISTS, _terms, read_question
 from advisor.catalogue.replies import ProviderAnswer, answer_question
-from advisor.search.rank import detect_language
+from advisor.search.language import detect_language
 
 
 def answer_provider_question(index: SearchIndex, query: str, lang: str | None) -> ProviderAnswer | None:

@@ -200,12 +200,13 @@ def test_the_first_failure_of_a_paste_is_its_cause(index: SearchIndex, log: str,
 
 def test_a_known_line_that_reports_no_failure_is_not_the_cause_beside_one_that_does(index: SearchIndex) -> None:
     """Entries list NCCL's "No plugin found" INFO line because users paste it; here the failure is
-    the WARN line no entry lists, so the paste is asked as a question and no line is named."""
+    a WARN line no entry lists (a completion error from the peer), so the paste is asked as a
+    question and no line is named."""
     log = "\n".join([
         "node08:6561:6561 [0] NCCL INFO Bootstrap : Using [0]ibs3:10.252.0.211<0>",
         "node08:6561:6561 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so), using internal implementation",
         "node08:6561:6561 [0] NCCL INFO Using network IB",
-        "node08:6561:6620 [0] misc/ibvwrap.cc:280 NCCL WARN Call to ibv_create_qp failed",
+        "node08:6561:6620 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<43523> with error 12, opcode 0, len 0, vendor err 129",
         "node08:6561:6620 [0] NCCL INFO transport/net_ib.cc:360 -> 2",
     ])
     matches = scan_log(index, log)

@@ -12,7 +12,8 @@ from advisor.library import open_index
 from advisor.search import storage
 from advisor.search.cache import cache_file
 from advisor.paths import bundled_knowledge_dir
-from advisor.search.rank import MAX_QUERY_CHARS, detect_language, search
+from advisor.search.language import detect_language
+from advisor.search.rank import MAX_QUERY_CHARS, search
 from tests.conftest import write_entry
 
 

@@ -13,7 +13,6 @@ repaired token by token against the index vocabulary before scoring (`advisor.se
 from __future__ import annotations
 
 import heapq
-import re
 from bisect import bisect_left, insort
 from collections import namedtuple
 from itertools import chain
@@ -23,10 +22,11 @@ from rapidfuzz import fuzz
 from advisor.search.confidence import ANSWER_CONFIDENCE, Signals, answer_confidence
 from advisor.search.errors import quoted_errors
 from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, POSTING_BITS, SearchIndex, decode_posting
+from advisor.search.language import detect_language
 from advisor.search.likelihood import LIKELIHOOD_HITS, blended, shares
 from advisor.search.phrases import batch, best_phrase, phrase_similarity
 from advisor.search.spelling import correct
-from advisor.textnorm import has_vietnamese_letters, is_vietnamese_syllable
+from advisor.textnorm import is_vietnamese_syllable
 
 MAX_QUERY_CHARS = 2000
 # Ranking parameters, tuned on the development questions (tests/eval/real-dev.jsonl and dev.jsonl)
@@ -100,36 +100,6 @@ class Outcome(namedtuple("Outcome", ("query", "normalized", "lang", "answered", 
     @property
     def suggestions(self) -> tuple[Hit, ...]:
         return () if self.answered else self.offered
-
-
-# A span between backquotes (to the end of the text when one is left open).
-QUOTED_CODE = re.compile(r"`[^`]*(?:`|$)")
-# What may surround a word in prose: "ko," and "(vs" are words, "nvidia.ko" and "k8s" are names.
-_AROUND_WORDS = "\"'`.,;:!?()[]{}<>“”‘’…"
-
-
-def _prose(text: str) -> str:
-    """The words of `text` that are plain words, not names, paths or numbers."""
-    return " ".join(word for word in (raw.strip(_AROUND_WORDS) for raw in text.split()) if word.isalpha())
-
-
-def detect_language(index: SearchIndex, query: str) -> str | None:
-    """'vi' or 'en' from diacritics or marker words; None when the query gives no clue.
-
-    Words between backquotes are what the asker quoted (an error, a command), not how they write:
-    "vcjob pending hoai, event `1/0 tasks in gang unschedulable: pod group is not ready`" is asked
-    in Vietnamese. Nor are the pieces of names: the "ko" of "nvidia.ko" is no Vietnamese "không".
-    """
-    if has_vietnamese_letters(query):
-        return "vi"
-    words = index.analyzer.words(_prose(QUOTED_CODE.sub(" ", query))) or index.analyzer.words(query)
-    scores = {lang: sum(1 for w in words if w in markers) for lang, markers in index.markers.items()}
-    if not scores:
-        return None
-    ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
-    if ranked[0][1] == 0 or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
-        return None
-    return ranked[0][0]
 
 
 def _query_tokens(index: SearchIndex, query: str, lang: str | None = None) -> tuple[list[str], list[str], list[tuple[str, str]]]:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from advisor.search.index import PHRASE_FIELDS, SearchIndex
-from advisor.search.rank import PREFILTER_TOPICS, Hit, detect_language, is_common, search
+from advisor.search.language import detect_language
+from advisor.search.rank import PREFILTER_TOPICS, Hit, is_common, search
 
 # Only the start of a pasted wall of text is worth matching while typing.
 MAX_CHARS = 200

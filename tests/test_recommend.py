@@ -38,7 +38,7 @@ def test_notebook_user_gets_a_plain_instance_and_no_sharing(tree: Tree) -> None:
     assert rec.deployment == "plain-instance"
     assert rec.gpu_sharing == ()
     assert _rules(rec)[0] == "plain-notebook"
-    assert {"stop-idle-instance", "preinstalled-drivers-instance", "choose-instance-provider"} <= set(_rules(rec))
+    assert {"stop-idle-instance", "preinstalled-drivers-image", "choose-instance-provider"} <= set(_rules(rec))
     cluster_only = {"gang-scheduling", "interconnect", "managed-cluster", "gpu-plumbing", "scale-to-zero", "spot-pool"}
     assert not cluster_only & set(_rules(rec))
     assert {"instance-access", "persistent-disk", "driver-version"} <= set(_checks(rec))
@@ -46,13 +46,13 @@ def test_notebook_user_gets_a_plain_instance_and_no_sharing(tree: Tree) -> None:
     assert rec.needs == ()  # the provider catalogue describes Kubernetes offerings
 
 
-@pytest.mark.parametrize("workload", ["notebook", "inference", "distributed-training"])
+@pytest.mark.parametrize("workload", ["notebook", "inference"])
 def test_the_memory_answer_picks_one_class_of_card_for_every_workload(tree: Tree, workload: str) -> None:
     picked = {}
     for memory in ("24gb", "48gb", "80gb", "multi-gpu"):
         rec = _rec(tree, workload=workload, gpu_memory=memory)
         card_points = [point for point in rec.points if point.topic == "gpu"]
-        assert len(card_points) == 1 and [a.key for a in card_points[0].because] == ["gpu_memory"]
+        assert len(card_points) == 1 and [a.key for a in card_points[0].because] == ["gpu_memory", "workload"]
         assert "gpu-memory-sizing" in card_points[0].kb and "gpu-offered" in _checks(rec)
         picked[memory] = (card_points[0].rule, rec.card)
         assert rec.tree.choice_label(rec.tree.cards, rec.card, "en") != rec.card  # a declared card, with its label
@@ -69,7 +69,7 @@ def test_a_model_that_needs_several_gpus_gets_no_sharing_advice(tree: Tree) -> N
 
 def test_preinstalled_drivers_on_a_cluster_look_for_providers_that_install_them(tree: Tree) -> None:
     rec = _rec(tree, workload="batch", control_plane="managed", drivers="preinstalled")
-    assert "preinstalled-drivers" in _rules(rec) and "preinstalled-drivers-instance" not in _rules(rec)
+    assert "preinstalled-drivers" in _rules(rec) and "preinstalled-drivers-image" not in _rules(rec)
     assert "drivers-preinstalled" in rec.needs
 
 
@@ -97,6 +97,17 @@ def test_small_model_inference_needing_isolation_gets_mig(tree: Tree) -> None:
     assert mig.kb == ("mig", "gpu-operator")
 
 
+@pytest.mark.parametrize("memory", ["24gb", "48gb", "80gb", "multi-gpu"])
+def test_multi_node_training_rents_nvlink_machines_whatever_one_gpu_holds(tree: Tree, memory: str) -> None:
+    """All-reduce across nodes wants NVLink inside the machine and a fabric between them: a 24 GB
+    PCIe card beside "rent InfiniBand" was a contradiction (L4 and A10G have no NVLink)."""
+    rec = _rec(tree, workload="distributed-training", gpu_memory=memory)
+    card_points = [point.rule for point in rec.points if point.topic == "gpu"]
+    assert card_points == ["training-gpus"] and rec.card == "nvlink-gpus"
+    assert "nvlink-machines" in _checks(rec)
+    assert "training-pods" in _rules(rec) and "shm-size-dataloader" in rec.kb
+
+
 # The cards MIG runs on, as the tree's own question names them.
 MIG_MODELS = {"A100", "A30", "H100", "H200", "B200", "GB200"}
 
@@ -110,6 +121,19 @@ def test_a_card_split_with_mig_is_one_mig_runs_on(tree: Tree, memory: str) -> No
     assert rec.card_models and set(rec.card_models) <= MIG_MODELS, rec.card
     soft = _rec(tree, workload="inference", gpu_memory=memory, gpu_fraction="yes", isolation="soft")
     assert soft.card == _rec(tree, workload="inference", gpu_memory=memory).card  # only MIG changes the card
+
+
+def test_hard_isolation_on_80gb_cards_is_mig_without_asking_about_mig_cards(tree: Tree) -> None:
+    """The 80 GB cards (A100 80 GB, H100) all have MIG: the README's example asked no card
+    question and was told to rent them, then to give up MIG for lack of MIG cards."""
+    completion = complete(tree, {"workload": "inference", "gpu_memory": "80gb", "gpu_fraction": "yes", "isolation": "hard"})
+    rec = recommend(completion.session)
+    assert "mig_cards" not in {answer.key for answer in rec.answers}
+    assert rec.gpu_sharing == ("mig",) and rec.card == "80gb-card"
+    assert "hard-isolation-without-mig" not in _rules(rec)
+    mig = next(point for point in rec.points if point.rule == "mig")
+    assert [(a.key, a.value) for a in mig.because] == [("gpu_fraction", "yes"), ("isolation", "hard"), ("gpu_memory", "80gb")]
+    assert "tenant-fences" in _rules(rec) and "gpu-multi-tenancy" in rec.kb
 
 
 def test_hard_isolation_without_mig_cards_means_whole_gpus(tree: Tree) -> None:
@@ -149,9 +173,12 @@ def test_spot_batch_jobs_on_a_self_run_cluster(tree: Tree) -> None:
     rec = _rec(tree, workload="batch", control_plane="self-run", team_ops="yes", interruptible="yes", idle="yes")
     assert rec.deployment == "self-run-k8s"
     rules = set(_rules(rec))
-    assert {"self-run-cluster", "batch-queue", "spot-pool", "scale-to-zero", "self-run-idle"} <= rules
-    assert not {"managed-fee", "managed-cluster", "on-demand", "self-run-without-ops"} & rules
-    assert {"raw-nodes", "spot-pools", "scale-to-zero"} <= set(_checks(rec))
+    assert {"self-run-cluster", "batch-queue", "spot-pool", "self-run-idle", "preinstalled-drivers-image"} <= rules
+    # Scaling node pools to zero and providers that preinstall drivers are managed clusters' affairs:
+    # asked of self-run machines, they left no provider in the catalogue.
+    assert not {"managed-fee", "managed-cluster", "on-demand", "self-run-without-ops", "scale-to-zero", "preinstalled-drivers"} & rules
+    assert {"raw-nodes", "spot-pools"} <= set(_checks(rec)) and "scale-to-zero" not in _checks(rec)
+    assert not {"scale-to-zero", "drivers-preinstalled"} & set(rec.needs)
     spot = next(point for point in rec.points if point.rule == "spot-pool")
     assert "drain" in spot.text.get("en") and "drain" in spot.text.get("vi")
     assert "spot-nodes" in rec.kb

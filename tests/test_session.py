@@ -64,7 +64,7 @@ def test_back_forgets_the_last_answer_and_is_safe_at_the_start(tree: Tree) -> No
 
 
 def test_changing_an_answer_drops_the_answers_that_no_longer_apply(tree: Tree) -> None:
-    session = _answer_all(tree, "inference", "80gb", "yes", "hard", "yes", "no", "self-run", "yes")
+    session = _answer_all(tree, "inference", "24gb", "yes", "hard", "yes", "no", "self-run", "yes")
     assert _keys(session) == ["workload", "gpu_memory", "gpu_fraction", "isolation", "mig_cards", "shared_storage", "control_plane", "team_ops"]
 
     whole = session.change("gpu_fraction", "no")
@@ -85,7 +85,7 @@ def test_changing_an_answer_drops_the_answers_that_no_longer_apply(tree: Tree) -
 
 
 def test_answers_still_ahead_are_kept_and_used_once_reached(tree: Tree) -> None:
-    session = _answer_all(tree, "inference", "80gb", "yes", "hard", "yes", "no", "managed")
+    session = _answer_all(tree, "inference", "24gb", "yes", "hard", "yes", "no", "managed")
     soft = session.change("isolation", "soft")
     assert _keys(soft) == ["workload", "gpu_memory", "gpu_fraction", "isolation", "shared_storage", "control_plane"]
     assert soft.next_question.key == "concurrent"  # type: ignore[union-attr]
@@ -98,7 +98,7 @@ def test_answers_still_ahead_are_kept_and_used_once_reached(tree: Tree) -> None:
 
 
 def test_back_after_a_change_returns_to_the_previous_question(tree: Tree) -> None:
-    soft = _answer_all(tree, "inference", "80gb", "yes", "hard", "yes", "no", "managed").change("isolation", "soft")
+    soft = _answer_all(tree, "inference", "24gb", "yes", "hard", "yes", "no", "managed").change("isolation", "soft")
     back = soft.back()
     assert back.next_question.key == "isolation"  # type: ignore[union-attr]
     assert _keys(back) == ["workload", "gpu_memory", "gpu_fraction", "shared_storage", "control_plane"]

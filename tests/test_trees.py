@@ -195,9 +195,12 @@ def _random_trees(draw: st.DrawFn) -> Tree:
     nodes += [Node("end", None, (), outcome=True, line=30), Node("end2", None, (), outcome=True, line=31)]
     rules = []
     for number in range(draw(st.integers(0, 5))):
-        when = tuple(
-            Condition(question.key, tuple(draw(st.lists(st.sampled_from(question.values), min_size=1, max_size=2, unique=True))))
-            for question in draw(st.lists(st.sampled_from(questions), max_size=2, unique_by=lambda q: q.key))
+        when = tuple(  # one or two alternatives (`when` as a list of mappings), each of 0-2 conditions
+            tuple(
+                Condition(question.key, tuple(draw(st.lists(st.sampled_from(question.values), min_size=1, max_size=2, unique=True))))
+                for question in draw(st.lists(st.sampled_from(questions), max_size=2, unique_by=lambda q: q.key))
+            )
+            for _ in range(draw(st.integers(1, 2)))
         )
         deployment = draw(st.sampled_from([None, "one", "two"]))
         rules.append(Rule(f"r{number}", when, "", Text(), (), checks=(f"c{number % 2}",), deployment=deployment, line=40 + number))

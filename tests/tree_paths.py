@@ -71,7 +71,7 @@ def check_paths_by_enumeration(tree: Tree, reader: TreeReader) -> None:
         reader.report(line, f"rules '{first_id}' and '{other_id}' set different deployments for the path {_describe(answers)}")
     for rule in tree.rules:
         if rule.id not in fired:
-            conditions = " and ".join(f"{c.key}={'|'.join(c.values)}" for c in rule.when)
+            conditions = " or ".join(" and ".join(f"{c.key}={'|'.join(c.values)}" for c in alternative) for alternative in rule.when)
             reader.report(rule.line, f"rule '{rule.id}' can never fire: no path through the flow gives {conditions}")
     used = {check_id for rule in tree.rules if rule.id in fired for check_id in rule.checks}
     for item in tree.checklist:

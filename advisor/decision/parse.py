@@ -269,16 +269,22 @@ def _read_rules(reader: TreeReader) -> tuple[Rule, ...]:
         if rule_id is None or not reader.unique(seen, rule_id, "rule id", (*where, "id")):
             continue
         name = f"rule '{rule_id}'"
-        conditions: list[Condition] = []
         raw_when = item.get("when") or {}
-        if not isinstance(raw_when, dict):
-            reader.report(reader.line(*where, "when"), f"{name}: when must be a mapping of answer key to value(s)", fatal=True)
-            raw_when = {}
-        for key, wanted in raw_when.items():
-            at = (*where, "when", key)
-            values = reader.strings(wanted, at, f"{name}: condition on '{key}'")
-            if values:
-                conditions.append(Condition(str(key), values, reader.line(*at)))
+        # One mapping of answer key to value(s), or a list of them: any one that holds fires the rule.
+        alternatives = list(enumerate(raw_when)) if isinstance(raw_when, list) else [(None, raw_when)]
+        when: list[tuple[Condition, ...]] = []
+        for number, mapping in alternatives:
+            base = (*where, "when") if number is None else (*where, "when", number)
+            if not isinstance(mapping, dict) or (number is not None and not mapping):
+                reader.report(reader.line(*base), f"{name}: when must be a mapping of answer key to value(s), or a list of such mappings", fatal=True)
+                continue
+            conditions: list[Condition] = []
+            for key, wanted in mapping.items():
+                at = (*base, key)
+                values = reader.strings(wanted, at, f"{name}: condition on '{key}'")
+                if values:
+                    conditions.append(Condition(str(key), values, reader.line(*at)))
+            when.append(tuple(conditions))
         deployment = card = None
         if item.get("deployment") is not None:
             deployment = reader.string(item.get("deployment"), (*where, "deployment"), f"{name}: deployment", VALUE_PATTERN)
@@ -287,7 +293,7 @@ def _read_rules(reader: TreeReader) -> tuple[Rule, ...]:
         rules.append(
             Rule(
                 id=rule_id,
-                when=tuple(conditions),
+                when=tuple(when) or ((),),
                 topic=reader.string(item.get("topic"), (*where, "topic"), f"{name}: topic", VALUE_PATTERN) or "",
                 text=reader.text(item.get("text"), (*where, "text"), f"{name} text"),
                 kb=reader.kb_ids(item.get("kb"), (*where, "kb"), name),

@@ -70,7 +70,7 @@ def recommend(session: Session) -> Recommendation:
     topic_order = {choice.value: index for index, choice in enumerate(tree.topics)}
     ordered = sorted(fired, key=lambda rule: topic_order.get(rule.topic, len(topic_order)))  # stable
     points = tuple(
-        Point(rule.id, rule.topic, rule.text, tuple(answers[c.key] for c in rule.when if c.key in answers), rule.kb)
+        Point(rule.id, rule.topic, rule.text, tuple(answers[c.key] for c in rule.matching(values) or () if c.key in answers), rule.kb)
         for rule in ordered
     )
     check_ids = {check_id for rule in fired for check_id in rule.checks}

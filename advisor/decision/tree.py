@@ -116,10 +116,11 @@ class Condition(NamedTuple):
 
 
 class Rule(NamedTuple):
-    """A point of advice that applies when every condition holds (no conditions: always)."""
+    """A point of advice that applies when every condition of one of its `when` alternatives holds
+    (one alternative without conditions: always)."""
 
     id: str
-    when: tuple[Condition, ...]
+    when: tuple[tuple[Condition, ...], ...]
     topic: str
     text: Text
     kb: tuple[str, ...]
@@ -131,7 +132,16 @@ class Rule(NamedTuple):
     card: str | None = None
 
     def matches(self, answers: Mapping[str, str]) -> bool:
-        return all(answers.get(condition.key) in condition.values for condition in self.when)
+        return self.matching(answers) is not None
+
+    def matching(self, answers: Mapping[str, str]) -> tuple[Condition, ...] | None:
+        """The first alternative whose conditions all hold, else None."""
+        return next((conditions for conditions in self.when if all(answers.get(c.key) in c.values for c in conditions)), None)
+
+    @property
+    def conditions(self) -> tuple[Condition, ...]:
+        """Every condition of every alternative."""
+        return tuple(condition for conditions in self.when for condition in conditions)
 
 
 class CheckItem(NamedTuple):

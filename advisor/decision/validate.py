@@ -69,7 +69,7 @@ def _check_references(tree: Tree, reader: TreeReader) -> None:
         for check_id in rule.checks:
             if tree.check(check_id) is None:
                 reader.report(rule.line, f"rule '{rule.id}': unknown checklist item '{check_id}'")
-        for condition in rule.when:
+        for condition in rule.conditions:
             question = tree.question(condition.key)
             if question is None:
                 reader.report(condition.line, f"rule '{rule.id}' can never fire: there is no question '{condition.key}'")
@@ -202,7 +202,7 @@ class _RuleView:
     """
 
     def __init__(self, tree: Tree) -> None:
-        conditions = [(rule_number, condition) for rule_number, rule in enumerate(tree.rules) for condition in rule.when]
+        conditions = [(rule_number, condition) for rule_number, rule in enumerate(tree.rules) for condition in rule.conditions]
         self.keys = sorted({condition.key for _, condition in conditions})
         self.position = {key: number for number, key in enumerate(self.keys)}
         self.classes: dict[str, dict[str, int]] = {}
@@ -218,9 +218,11 @@ class _RuleView:
             for signature, class_id in ids.items():
                 for number in signature:
                     passing[number].add(class_id)
-        self.tests: list[tuple[tuple[int, frozenset[int]], ...]] = [() for _ in tree.rules]
-        for number, (rule_number, condition) in enumerate(conditions):
-            self.tests[rule_number] += ((self.position[condition.key], frozenset(passing[number])),)
+        # Per rule, per `when` alternative: (key position, classes that pass) for each condition.
+        tests: dict[Condition, tuple[int, frozenset[int]]] = {}
+        for number, (_, condition) in enumerate(conditions):
+            tests.setdefault(condition, (self.position[condition.key], frozenset(passing[number])))
+        self.tests = [tuple(tuple(tests[condition] for condition in alternative) for alternative in rule.when) for rule in tree.rules]
 
     def start(self) -> tuple[int, ...]:
         return (0,) * len(self.keys)
@@ -233,7 +235,7 @@ class _RuleView:
         return state[:number] + (self.classes[key or ""].get(value, 0),) + state[number + 1 :]
 
     def firing(self, tree: Tree, state: tuple[int, ...]) -> list[Rule]:
-        return [rule for rule, test in zip(tree.rules, self.tests) if all(state[number] in ok for number, ok in test)]
+        return [rule for rule, test in zip(tree.rules, self.tests) if any(all(state[number] in ok for number, ok in alternative) for alternative in test)]
 
 
 def _check_paths(tree: Tree, reader: TreeReader) -> None:
@@ -305,7 +307,7 @@ def _check_paths(tree: Tree, reader: TreeReader) -> None:
         line = next(rule.line for rule in tree.rules if rule.id == other_id)
         reader.report(line, f"rules '{first_id}' and '{other_id}' set different deployments for the path {_describe(example)}")
     for rule in tree.rules:
-        if rule.id not in fired and all(_condition_possible(tree, condition) for condition in rule.when):
+        if rule.id not in fired and any(all(_condition_possible(tree, condition) for condition in alternative) for alternative in rule.when):
             reader.report(rule.line, f"rule '{rule.id}' can never fire: no path through the flow gives {_describe_conditions(rule)}")
     used = {check_id for rule in tree.rules if rule.id in fired for check_id in rule.checks}
     for item in tree.checklist:
@@ -320,7 +322,7 @@ def _condition_possible(tree: Tree, condition: Condition) -> bool:
 
 
 def _describe_conditions(rule: Rule) -> str:
-    return " and ".join(f"{c.key}={'|'.join(c.values)}" for c in rule.when)
+    return " or ".join(" and ".join(f"{c.key}={'|'.join(c.values)}" for c in alternative) for alternative in rule.when)
 
 
 def _check_kb(reader: TreeReader, known_ids: set[str]) -> None:

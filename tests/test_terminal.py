@@ -102,7 +102,8 @@ def test_the_recommendation_fits_the_width_and_keeps_every_word(lang: str, width
     out = visible(render_markdown(markdown, Styler(True, width)))
     too_wide = [line for line in out.splitlines() if cells(line) > width and " " in line.strip()]
     assert too_wide == []  # only a single unbreakable word (an address) may be longer
-    assert Counter(re.findall(r"\w+", out)) == Counter(re.findall(r"\w+", markdown.replace("[ ]", "")))
+    written = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|])", r"\1", markdown.replace("[ ]", ""))  # Markdown's escapes: NVIDIA\_VISIBLE\_DEVICES
+    assert Counter(re.findall(r"\w+", out)) == Counter(re.findall(r"\w+", written))
 
 
 def test_without_a_width_lines_stay_as_long_as_written() -> None:

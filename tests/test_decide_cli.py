@@ -63,7 +63,7 @@ def test_recommend_json_in_vietnamese(capsys: pytest.CaptureFixture[str]) -> Non
         ),
         (
             ["--answer", "gpu=yes"],
-            "advisor: error: unknown answer key 'gpu'; allowed keys: workload, growth, gpu_memory, gpu_fraction, isolation, mig_cards, concurrent, "
+            "advisor: error: unknown answer key 'gpu'; allowed keys: workload, growth, serving, gpu_memory, gpu_fraction, isolation, mig_cards, concurrent, "
             "shared_storage, framework, control_plane, team_ops, drivers, interruptible, idle",
         ),
         (["--answer", "workload"], "advisor: error: --answer expects KEY=VALUE, got 'workload'"),
@@ -146,7 +146,7 @@ def test_list_questions(capsys: pytest.CaptureFixture[str]) -> None:
     assert "workload  What GPU work will you run?\n    values: notebook | single-job | batch | inference | distributed-training | not-sure\n    default: single-job" in out
     code, out, _ = _run(capsys, "recommend", "--list-questions", "--format", "json", "--lang", "vi")
     rows = json.loads(out)
-    assert [row["key"] for row in rows][:3] == ["workload", "growth", "gpu_memory"]
+    assert [row["key"] for row in rows][:4] == ["workload", "growth", "serving", "gpu_memory"]
     assert rows[0]["question"] == "Bạn sẽ chạy loại công việc GPU nào?" and rows[0]["default"] == "single-job"
 
 
@@ -194,7 +194,7 @@ def test_guide_asks_and_ends_in_the_same_summary(monkeypatch: pytest.MonkeyPatch
 
 
 def test_guide_back_help_not_sure_and_invalid_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    typed = "b\n4\n?\nb\nfive\n9\n4\n2\n1\n3\n3\n1\n1\n1\n2\n2\n"
+    typed = "b\n4\n2\n?\nb\nb\nfive\n9\n4\n2\n2\n1\n3\n3\n1\n1\n1\n2\n2\n"
     code, out, _ = _guide(monkeypatch, capsys, typed, "--lang", "en")
     assert code == 0
     assert "This is the first question; there is nothing to go back to." in out
@@ -248,7 +248,7 @@ def test_tree_text_in_vietnamese(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "tree", "--lang", "vi")
     assert code == 0
     assert "[workload] Loại công việc (workload)" in out
-    assert "    batch, inference → cluster-memory" in out
+    assert "    batch → cluster-memory" in out and "    inference → serving-scale" in out
 
 
 def test_every_new_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:

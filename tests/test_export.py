@@ -28,10 +28,10 @@ GOLDEN = Path(__file__).parent / "golden"
 TREES = Path(__file__).parent / "data" / "trees"
 PERSONA = {
     "workload": "inference",
+    "serving": "scaled",
     "gpu_memory": "80gb",
     "gpu_fraction": "yes",
     "isolation": "hard",
-    "mig_cards": "yes",
     "shared_storage": "no",
     "control_plane": "managed",
     "interruptible": "yes",
@@ -194,7 +194,7 @@ def test_tree_diagrams_name_every_node(tree: Tree, fmt: str) -> None:
         assert node.id.replace("-", "_") in text.replace("-", "_")
     if fmt == "mermaid":
         assert text.startswith("flowchart TD\n")
-        assert '  n_workload -->|"batch, inference"| n_cluster_memory' in text
+        assert '  n_cluster_memory -->|"24gb, 48gb"| n_fraction' in text  # one edge for several answers
     if fmt == "dot":
         assert text.startswith('digraph "gpu-orchestration" {') and text.rstrip().endswith("}")
         assert '"control-plane" -> "team-ops" [label="self-run"];' in text

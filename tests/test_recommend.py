@@ -52,7 +52,7 @@ def test_the_memory_answer_picks_one_class_of_card_for_every_workload(tree: Tree
     for memory in ("24gb", "48gb", "80gb", "multi-gpu"):
         rec = _rec(tree, workload=workload, gpu_memory=memory)
         card_points = [point for point in rec.points if point.topic == "gpu"]
-        assert len(card_points) == 1 and [a.key for a in card_points[0].because] == ["gpu_memory", "workload"]
+        assert len(card_points) == 1 and card_points[0].because[0].key == "gpu_memory"
         assert "gpu-memory-sizing" in card_points[0].kb and "gpu-offered" in _checks(rec)
         picked[memory] = (card_points[0].rule, rec.card)
         assert rec.tree.choice_label(rec.tree.cards, rec.card, "en") != rec.card  # a declared card, with its label
@@ -71,6 +71,18 @@ def test_preinstalled_drivers_on_a_cluster_look_for_providers_that_install_them(
     rec = _rec(tree, workload="batch", control_plane="managed", drivers="preinstalled")
     assert "preinstalled-drivers" in _rules(rec) and "preinstalled-drivers-image" not in _rules(rec)
     assert "drivers-preinstalled" in rec.needs
+
+
+def test_one_model_behind_one_endpoint_is_served_from_a_plain_instance(tree: Tree) -> None:
+    """The knowledge's own answer (faq-k8s-single-job): one inference endpoint is easier on a
+    rented instance. Every inference workload used to get a cluster and a control-plane fee."""
+    rec = _rec(tree, workload="inference", serving="one-endpoint")
+    assert rec.deployment == "plain-instance" and rec.card == "24gb-card"
+    rules = set(_rules(rec))
+    assert {"plain-endpoint", "preinstalled-drivers-image", "stop-idle-instance", "choose-instance-provider"} <= rules
+    assert not {"inference-serving", "managed-cluster", "managed-fee", "spot-pool"} & rules
+    assert "interruptible" not in {answer.key for answer in rec.answers}  # one endpoint must stay up
+    assert _rec(tree, workload="inference").deployment == "managed-k8s"  # the default: scaled serving
 
 
 def test_one_fine_tune_on_spot_gets_checkpoint_advice_not_a_cluster(tree: Tree) -> None:
@@ -119,6 +131,8 @@ def test_a_card_split_with_mig_is_one_mig_runs_on(tree: Tree, memory: str) -> No
     rec = _rec(tree, workload="inference", gpu_memory=memory, gpu_fraction="yes", isolation="hard", mig_cards="yes")
     assert rec.gpu_sharing == ("mig",)
     assert rec.card_models and set(rec.card_models) <= MIG_MODELS, rec.card
+    card_points = [point.rule for point in rec.points if point.topic == "gpu"]
+    assert len(card_points) == 1, card_points  # the MIG card's advice, not also the L4/L40S one it replaces
     soft = _rec(tree, workload="inference", gpu_memory=memory, gpu_fraction="yes", isolation="soft")
     assert soft.card == _rec(tree, workload="inference", gpu_memory=memory).card  # only MIG changes the card
 
@@ -141,6 +155,7 @@ def test_hard_isolation_without_mig_cards_means_whole_gpus(tree: Tree) -> None:
     assert rec.gpu_sharing == ()
     assert "hard-isolation-without-mig" in _rules(rec)
     assert "mig-profiles" not in _checks(rec)
+    assert "sharing-needs-support" not in _rules(rec)  # no "packing saves GPUs" beside "no sharing"
 
 
 @pytest.mark.parametrize(("concurrent", "mode"), [("no", "time-slicing"), ("yes", "mps")])

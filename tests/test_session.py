@@ -45,7 +45,7 @@ def test_a_new_session_asks_the_workload_first(tree: Tree) -> None:
 
 
 def test_next_question_follows_the_answers(tree: Tree) -> None:
-    session = _answer_all(tree, "inference")
+    session = _answer_all(tree, "batch")
     assert session.next_question.key == "gpu_memory"  # type: ignore[union-attr]
     assert session.answer("multi-gpu").next_question.key == "shared_storage"  # type: ignore[union-attr]
     session = session.answer("80gb")
@@ -57,14 +57,14 @@ def test_next_question_follows_the_answers(tree: Tree) -> None:
 
 
 def test_back_forgets_the_last_answer_and_is_safe_at_the_start(tree: Tree) -> None:
-    session = _answer_all(tree, "inference", "80gb", "yes")
+    session = _answer_all(tree, "batch", "80gb", "yes")
     assert _keys(session.back()) == ["workload", "gpu_memory"]
     assert session.back().next_question.key == "gpu_fraction"  # type: ignore[union-attr]
     assert Session.start(tree).back().answers == ()
 
 
 def test_changing_an_answer_drops_the_answers_that_no_longer_apply(tree: Tree) -> None:
-    session = _answer_all(tree, "inference", "24gb", "yes", "hard", "yes", "no", "self-run", "yes")
+    session = _answer_all(tree, "batch", "24gb", "yes", "hard", "yes", "no", "self-run", "yes")
     assert _keys(session) == ["workload", "gpu_memory", "gpu_fraction", "isolation", "mig_cards", "shared_storage", "control_plane", "team_ops"]
 
     whole = session.change("gpu_fraction", "no")
@@ -85,7 +85,7 @@ def test_changing_an_answer_drops_the_answers_that_no_longer_apply(tree: Tree) -
 
 
 def test_answers_still_ahead_are_kept_and_used_once_reached(tree: Tree) -> None:
-    session = _answer_all(tree, "inference", "24gb", "yes", "hard", "yes", "no", "managed")
+    session = _answer_all(tree, "batch", "24gb", "yes", "hard", "yes", "no", "managed")
     soft = session.change("isolation", "soft")
     assert _keys(soft) == ["workload", "gpu_memory", "gpu_fraction", "isolation", "shared_storage", "control_plane"]
     assert soft.next_question.key == "concurrent"  # type: ignore[union-attr]
@@ -98,14 +98,14 @@ def test_answers_still_ahead_are_kept_and_used_once_reached(tree: Tree) -> None:
 
 
 def test_back_after_a_change_returns_to_the_previous_question(tree: Tree) -> None:
-    soft = _answer_all(tree, "inference", "24gb", "yes", "hard", "yes", "no", "managed").change("isolation", "soft")
+    soft = _answer_all(tree, "batch", "24gb", "yes", "hard", "yes", "no", "managed").change("isolation", "soft")
     back = soft.back()
     assert back.next_question.key == "isolation"  # type: ignore[union-attr]
     assert _keys(back) == ["workload", "gpu_memory", "gpu_fraction", "shared_storage", "control_plane"]
 
 
 def test_change_refuses_unanswered_keys_and_bad_values(tree: Tree) -> None:
-    session = _answer_all(tree, "inference")
+    session = _answer_all(tree, "batch")
     with pytest.raises(InvalidInput, match="has not been answered"):
         session.change("idle", "yes")
     with pytest.raises(InvalidInput, match="allowed values: notebook, single-job, batch, inference, distributed-training, not-sure"):
@@ -149,7 +149,7 @@ def test_complete_strict_and_unknown_keys(tree: Tree) -> None:
 
 
 def test_save_and_load_roundtrip(tree: Tree, tmp_path: Path) -> None:
-    session = _answer_all(tree, "inference", "48gb", "yes").answer(None)
+    session = _answer_all(tree, "batch", "48gb", "yes").answer(None)
     path = tmp_path / "session.json"
     save_session(session, path)
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -204,6 +204,6 @@ def test_a_failed_save_keeps_the_previous_session(tree: Tree, tmp_path: Path, mo
 
     monkeypatch.setattr(os, "replace", broken_replace)
     with pytest.raises(OutputError, match="No space left on device"):
-        save_session(_answer_all(tree, "inference"), path)
+        save_session(_answer_all(tree, "batch"), path)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["session.json"]

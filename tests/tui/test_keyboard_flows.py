@@ -204,7 +204,7 @@ async def test_after_changing_the_first_answer_the_progress_counts_the_new_path(
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(100, 30)) as pilot:
         wizard = await start_wizard(pilot)
-        for value in ("inference", "80gb", "yes", "hard", "yes"):
+        for value in ("batch", "80gb", "yes", "hard", "yes"):
             await choose(pilot, value)
         await pilot.press("a", "enter")  # change the first answer
         assert wizard.editing == "workload"

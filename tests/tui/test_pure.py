@@ -163,7 +163,7 @@ def test_session_store_round_trip_and_corrupt_file(tmp_path: Path) -> None:
     tree = load_tree(bundled_tree_path())
     store = SessionStore(tmp_path, tree)
     assert store.load().session is None
-    session = Session.start(tree).answer("inference").answer("48gb").answer("yes")
+    session = Session.start(tree).answer("batch").answer("48gb").answer("yes")
     assert store.save(session) is None
     assert store.load().session == session
     (tmp_path / SESSION_FILE).write_text(json.dumps({"schema": 1, "tree": "other", "answers": []}), encoding="utf-8")

@@ -35,7 +35,7 @@ def test_chat_with_suggestions_in_vietnamese(snap_compare, kb_index: SearchIndex
 
 def test_wizard_question(snap_compare, kb_index: SearchIndex) -> None:  # type: ignore[no-untyped-def]
     async def run_before(pilot: Pilot) -> None:
-        await pilot.press("ctrl+g", "4", "3", "1")  # inference, up to 80 GB, fits in part of a GPU: now "isolation"
+        await pilot.press("ctrl+g", "4", "2", "3", "1")  # inference, scaled, up to 80 GB, fits in part of a GPU: now "isolation"
 
     assert snap_compare(AdvisorApp(index=kb_index, lang="en"), terminal_size=(80, 24), run_before=run_before)
 

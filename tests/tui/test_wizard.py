@@ -29,7 +29,7 @@ PERSONAS = {
     "notebook": {"workload": "notebook", "growth": "no", "gpu_memory": "24gb", "drivers": "preinstalled", "idle": "yes"},
     # A start-up serving small models that must not see each other's memory.
     "inference": {
-        "workload": "inference", "gpu_memory": "80gb", "gpu_fraction": "yes", "isolation": "hard", "shared_storage": "no",
+        "workload": "inference", "serving": "scaled", "gpu_memory": "80gb", "gpu_fraction": "yes", "isolation": "hard", "shared_storage": "no",
         "control_plane": "managed", "drivers": "preinstalled", "interruptible": "yes", "idle": "no",
     },
     # A lab running multi-node PyTorch on machines it operates itself.
@@ -97,7 +97,7 @@ async def test_escape_goes_back_and_an_earlier_answer_can_be_changed(kb_index: S
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
         wizard = await start_wizard(pilot)
-        for value in ("inference", "24gb", "yes", "hard", "yes"):
+        for value in ("batch", "24gb", "yes", "hard", "yes"):
             await choose(pilot, value)
         assert [a.key for a in wizard.session.answers] == ["workload", "gpu_memory", "gpu_fraction", "isolation", "mig_cards"]
         await pilot.press("escape")  # back one question
@@ -108,7 +108,7 @@ async def test_escape_goes_back_and_an_earlier_answer_can_be_changed(kb_index: S
         assert wizard.editing == "gpu_fraction" and wizard.question.key == "gpu_fraction"
         await choose(pilot, "no")
         assert wizard.editing is None
-        assert [(a.key, a.value) for a in wizard.session.answers] == [("workload", "inference"), ("gpu_memory", "24gb"), ("gpu_fraction", "no")]
+        assert [(a.key, a.value) for a in wizard.session.answers] == [("workload", "batch"), ("gpu_memory", "24gb"), ("gpu_fraction", "no")]
         assert wizard.question.key == "shared_storage"
         answers = wizard.query_one("#wizard-answers", OptionList)
         assert [option.id for option in answers.options] == ["workload", "gpu_memory", "gpu_fraction"]

@@ -96,6 +96,7 @@ def test_a_notebook_that_will_grow_moves_to_kubernetes(tree: Tree) -> None:
     rec = _rec(tree, workload="notebook", growth="yes", control_plane="managed")
     assert rec.deployment == "managed-k8s"
     assert "grows-into-cluster" in _rules(rec)
+    assert "team-notebooks" in _rules(rec) and "jupyterhub-gpus" in rec.kb  # how a team runs notebooks there
 
 
 def test_small_model_inference_needing_isolation_gets_mig(tree: Tree) -> None:

@@ -40,7 +40,7 @@ _FAILURE_LEVELS = frozenset({"e", "f", "error", "err", "fatal", "panic", "crit",
 _FAILURE_SEARCH = re.compile(
     "|".join(map(re.escape, _FAILURE_WORDS)) + r'|level"?\s*[=:]\s*"?(?:' + "|".join(sorted(_FAILURE_LEVELS)) + r")\b|nccl warn"
 )
-_KLOG_FAILURE = re.compile(r"^[ef]\d{4} \d\d:\d\d:\d\d", re.MULTILINE)
+_KLOG_FAILURE = re.compile("^[" + "".join(sorted(level for level in _FAILURE_LEVELS if len(level) == 1)) + r"]\d{4} \d\d:\d\d:\d\d", re.MULTILINE)
 
 
 class LogMatch(namedtuple("LogMatch", ("number", "line", "topic", "words", "failure"))):

@@ -17,7 +17,7 @@ from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
 from advisor.search.confidence import ANSWER_CONFIDENCE
 from advisor.search.index import SearchIndex
-from tests.eval.report import EVAL_DIR, Evaluation, cited_sources, evaluate, load_questions
+from tests.eval.report import EVAL_DIR, Evaluation, cited_sources, evaluate, load_questions, thread
 
 
 class Floor(NamedTuple):
@@ -122,7 +122,7 @@ def test_no_entry_learns_from_a_new_held_out_thread(index: SearchIndex) -> None:
     tests/eval/cited-held-out.txt (the report leaves their questions out of its "independent"
     slice); no other may be cited."""
     known = {line.strip() for line in (EVAL_DIR / "cited-held-out.txt").read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")}
-    held_out = {item["source"].rstrip("/") for name in ("real-check", "real-test") for item in load_questions(name)}
+    held_out = {thread(item["source"]) for name in ("real-check", "real-test") for item in load_questions(name)}
     assert cited_sources(index) & held_out <= known
 
 

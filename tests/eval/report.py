@@ -115,24 +115,29 @@ def judge(index: SearchIndex, item: dict) -> Judged:
     return Judged(item, predicted, reply.answered, confidence, ranked, right, bool(acceptable & set(ranked)), close)
 
 
+def thread(url: str) -> str:
+    """A source address as the sets and the entries are compared by (no trailing slash)."""
+    return url.rstrip("/")
+
+
 def cited_sources(index: SearchIndex) -> frozenset[str]:
-    """Every source address the knowledge entries cite, without a trailing slash."""
-    return frozenset(url.rstrip("/") for entry in range(len(index.entries)) for _, url in index.meta(entry).sources if url)
+    """Every source address the knowledge entries cite."""
+    return frozenset(thread(url) for entry in range(len(index.entries)) for _, url in index.meta(entry).sources if url)
 
 
 def tuned_sources(index: SearchIndex) -> frozenset[str]:
     """The sources the engine and the knowledge may have learnt from: those the entries cite and
     those of the tuning set's questions (`real-dev`)."""
-    return cited_sources(index) | {item["source"].rstrip("/") for item in load_questions("real-dev")}
+    return cited_sources(index) | {thread(item["source"]) for item in load_questions("real-dev")}
 
 
 def evaluate(index: SearchIndex, questions: list[dict]) -> Evaluation:
     result = Evaluation()
-    tuned = tuned_sources(index)
+    tuned = tuned_sources(index) if any("source" in item for item in questions) else frozenset()  # the real sets only
     for item in questions:
         judged = judge(index, item)
         result.judged.append(judged)
-        independent = ("independent",) if "source" in item and item["source"].rstrip("/") not in tuned else ()
+        independent = ("independent",) if "source" in item and thread(item["source"]) not in tuned else ()
         for key in ("all", item["slice"], f"lang:{language(item)}", *independent):
             tally = result.groups[key]
             tally.total += 1

@@ -200,21 +200,25 @@ def test_the_first_failure_of_a_paste_is_its_cause(index: SearchIndex, log: str,
 
 def test_a_known_line_that_reports_no_failure_is_not_the_cause_beside_one_that_does(index: SearchIndex) -> None:
     """Entries list NCCL's "No plugin found" INFO line because users paste it; here the failure is
-    a WARN line no entry lists (a completion error from the peer), so the paste is asked as a
-    question and no line is named."""
-    log = "\n".join([
+    a WARN line no entry lists (a socket message truncated), so the paste is asked as a question
+    and no line is named; once the failure is a listed line (the peer's completion error), that
+    line is named."""
+    head = [
         "node08:6561:6561 [0] NCCL INFO Bootstrap : Using [0]ibs3:10.252.0.211<0>",
         "node08:6561:6561 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so), using internal implementation",
         "node08:6561:6561 [0] NCCL INFO Using network IB",
-        "node08:6561:6620 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<43523> with error 12, opcode 0, len 0, vendor err 129",
-        "node08:6561:6620 [0] NCCL INFO transport/net_ib.cc:360 -> 2",
-    ])
+    ]
+    tail = "node08:6561:6620 [0] NCCL INFO transport/net_ib.cc:360 -> 2"
+    log = "\n".join([*head, "node08:6561:6620 [0] transport/net_socket.cc:522 NCCL WARN NET/Socket : message truncated : receiving 1048576 bytes instead of 65536", tail])
     matches = scan_log(index, log)
     assert [match.number for match in matches] == [2] and not matches[0].failure
     assert best_match(matches, log) is None
-    assert best_match(matches, "\n".join(log.split("\n")[:3])) == matches[0]  # alone, it is the clue
+    assert best_match(matches, "\n".join(head)) == matches[0]  # alone, it is the clue
     reply = answer_paste(index, log)
     assert reply.log_line is None and reply.article is not None and reply.article.id == "nccl-troubleshooting"
+    listed = "\n".join([*head, "node08:6561:6620 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<43523> with error 12, opcode 0, len 0, vendor err 129", tail])
+    reply = answer_paste(index, listed)
+    assert reply.log_line is not None and reply.log_line.number == 4 and reply.article is not None and reply.article.id == "nccl-troubleshooting"
 
 
 def test_failing_line_finds_the_first_failure_outside_the_skipped_lines() -> None:

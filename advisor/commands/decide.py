@@ -199,9 +199,9 @@ def run_guide(args: argparse.Namespace) -> int:
             say(f"  {number}. {option.label.get(lang)}")
         say(f"  {count}. {label('not_sure_option', lang, label=default.label.get(lang) if default else question.default)}")
         while True:
-            out.write(label("guide_prompt", lang, count=count))
-            out.flush()
-            try:
+            try:  # the prompt is inside: a Ctrl+C that lands just after it is shown ends its line too
+                out.write(label("guide_prompt", lang, count=count))
+                out.flush()
                 line = stdin.readline()
             except KeyboardInterrupt:  # Ctrl+C at the prompt: end its line, so the shell's starts afresh
                 say()

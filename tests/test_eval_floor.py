@@ -37,8 +37,15 @@ FLOORS: dict[tuple[str, str], Floor] = {
     # 45 and 50 are now declined with the entry among the choices: answered right moved 89.0 -> 86.2 %
     # (real-dev), 88.4 -> 87.9 (dev), 85.8 -> 82.1 (holdout), 85.3 -> 82.9 (fresh), while answered
     # wrong fell on each. Every floor was set again a question or two under the new figures.
-    ("real-test", "en"): Floor(0.57, 0.85, 0.14, 0.15),
-    ("real-test", "vi"): Floor(0.68, 0.93, 0.18, 0.08),
+    # real-test grew from 299 to 513 questions on 2026-12-05: 214 (161 English, 52 `null`, and 53
+    # Vietnamese forms) from forums and trackers no set or entry held (provisioning tools, training
+    # and notebook tools, serving), measured as they joined and never tuned on. The new nulls are
+    # bugs inside one GPU tool, the earlier ones mostly far from the domain or (in Vietnamese)
+    # small talk, so more are answered: English
+    # 59.7 -> 55.6 % right and 14.3 -> 33.3 % off-topic answered, Vietnamese 68.1 -> 69.8 % and
+    # 7.7 -> 26.1 %. The floors follow the grown set, a question under.
+    ("real-test", "en"): Floor(0.55, 0.89, 0.125, 0.35),
+    ("real-test", "vi"): Floor(0.69, 0.945, 0.16, 0.31),
     # real-check grew by 181 questions on 2026-12-05 (145 on topic, 36 `null`), gathered from
     # threads no set held and measured before they joined: 54.5 % answered right, 85.5 % top-3,
     # 11.0 % wrong (harder than its earlier rounds: ML platforms and LLM serving); its floors follow

@@ -194,6 +194,19 @@ def test_which_providers_in_vietnamese(fixture_index: SearchIndex) -> None:
     assert "tự quản: bạn tự cài đặt và cấu hình (GPU Operator)" in answer.answer
 
 
+def test_a_vietnamese_answer_gives_the_vietnamese_detail_and_notes(fixture_index: SearchIndex) -> None:
+    vi = answer_provider_question(fixture_index, "alpha cloud co mig ko", "vi")
+    en = answer_provider_question(fixture_index, "does alpha cloud support mig", "en")
+    assert vi is not None and en is not None
+    assert "Chọn một MIG profile cho mỗi node pool." in vi.answer and "Pick a MIG" not in vi.answer
+    assert "Pick a MIG profile per node pool." in en.answer and "Chọn một" not in en.answer
+    # A detail written only in English is left out of a Vietnamese answer rather than shown in English.
+    sharing = answer_provider_question(fixture_index, "alpha cloud co time slicing ko", "vi")
+    assert sharing is not None and "- **Chia thời gian (time-slicing):**" in sharing.answer and "GPU Operator you install" not in sharing.answer
+    overview = answer_provider_question(fixture_index, "alpha cloud", "vi")
+    assert overview is not None and "- Hạn mức GPU khác nhau theo từng vùng." in overview.answer and "GPU quotas" not in overview.answer
+
+
 def test_forced_language_wins(fixture_index: SearchIndex) -> None:
     answer = answer_provider_question(fixture_index, "does alpha cloud support MIG", "vi")
     assert answer is not None and answer.lang == "vi" and "có sẵn" in answer.answer

@@ -76,7 +76,7 @@ def test_the_bundled_catalogue_is_valid() -> None:
 
 def test_fixture_is_clean_except_one_stale_date() -> None:
     problems = catalogue_problems(FIXTURE / "providers.yaml", today=TODAY)
-    assert [(p.line, p.warning) for p in problems] == [(79, True)]
+    assert [(p.line, p.warning) for p in problems] == [(80, True)]
     assert "aardvark: fact 'mps' was checked on 2026-03-01, 276 days ago (more than 180)" in problems[0].message
     assert catalogue_problems(FIXTURE / "providers.yaml", max_age_days=365, today=TODAY) == []
 
@@ -124,7 +124,7 @@ def test_validation_reports_each_problem_on_its_line(tmp_path: Path) -> None:
     )
     found = [(p.line, p.message, p.warning) for p in catalogue_problems(path, today=TODAY)]
     assert found == [
-        (6, "broken: unknown key 'colour' (known: aliases, facts, id, name, notes)", False),
+        (6, "broken: unknown key 'colour' (known: aliases, facts, id, name, notes, notes_vi)", False),
         (9, "broken: fact 'kubernetes' has a value but no source URL", False),
         (12, "broken: fact 'mig' has invalid value 'maybe'; expected one of native, self-managed, no, unknown", False),
         (15, "broken: fact 'mps' has no 'checked' date", False),
@@ -139,6 +139,42 @@ def test_validation_reports_each_problem_on_its_line(tmp_path: Path) -> None:
     broken = load_catalogue(path.parent).get("broken")
     assert broken is not None and broken.fact("mig").value == "unknown"
     assert all(str(p).startswith("kb/providers.yaml:") for p in catalogue_problems(path, today=TODAY))
+
+
+def test_vietnamese_details_and_notes_are_checked_on_their_lines(tmp_path: Path) -> None:
+    path = write_catalogue(
+        tmp_path,
+        """
+        schema: 1
+        providers:
+          - id: halfway
+            name: Halfway Cloud
+            aliases: [halfway]
+            facts:
+              kubernetes: {value: managed, detail: Managed., detail_vi: [Được quản lý], source: "https://h.example", checked: "2026-12-01"}
+              gpu_models: {value: unknown, source: null, checked: "2026-12-01"}
+              drivers: {value: unknown, source: null, checked: "2026-12-01"}
+              time_slicing: {value: unknown, source: null, checked: "2026-12-01"}
+              mig: {value: unknown, source: null, checked: "2026-12-01"}
+              mps: {value: unknown, source: null, checked: "2026-12-01"}
+              interconnect: {value: unknown, source: null, checked: "2026-12-01"}
+              shared_storage: {value: unknown, source: null, checked: "2026-12-01"}
+              spot: {value: unknown, source: null, checked: "2026-12-01"}
+              control_plane_fee: {value: unknown, source: null, checked: "2026-12-01"}
+              scale_to_zero: {value: unknown, source: null, checked: "2026-12-01"}
+            notes: [One., Two.]
+            notes_vi: [Một.]
+        """,
+    )
+    found = [(p.line, p.message) for p in catalogue_problems(path, today=TODAY)]
+    assert found == [
+        (7, "halfway: fact 'kubernetes': 'detail_vi' must be a string"),
+        (19, "halfway: 'notes_vi' has 1 notes for the 2 of 'notes'; write one Vietnamese note for each, in order"),
+    ]
+    # Neither half-written text is shown: no Vietnamese detail, and no notes out of step.
+    halfway = load_catalogue(path.parent).get("halfway")
+    assert halfway is not None and halfway.fact("kubernetes").detail_in("vi") == "" and halfway.notes_in("vi") == ()
+    assert halfway.fact("kubernetes").detail_in("en") == "Managed." and halfway.notes_in("en") == ("One.", "Two.")
 
 
 def test_structure_problems(tmp_path: Path) -> None:
@@ -332,6 +368,25 @@ def test_every_bundled_fact_reads_in_vietnamese_without_english_words() -> None:
     assert found and [row for row in found if english.search(row[2])] == []
 
 
+def test_every_bundled_detail_and_note_is_also_written_in_vietnamese() -> None:
+    """A Vietnamese answer shows `detail_vi` and `notes_vi` (never the English ones), so each must
+    exist, and be Vietnamese rather than a copy of the English."""
+    import re
+
+    from advisor.catalogue.load import load_catalogue
+    from advisor.catalogue.model import FACT_KEYS
+    from advisor.paths import bundled_knowledge_dir
+
+    vietnamese = re.compile("[ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹáàãéèíìóòõúùý]", re.IGNORECASE)
+    catalogue = load_catalogue(bundled_knowledge_dir())
+    facts = [(p.id, key, p.fact(key)) for p in catalogue.providers for key in FACT_KEYS]
+    assert [(pid, key) for pid, key, fact in facts if bool(fact.detail) != bool(fact.detail_vi)] == []
+    assert [(pid, key) for pid, key, fact in facts if fact.detail_vi and not vietnamese.search(fact.detail_vi)] == []
+    assert [p.id for p in catalogue.providers if len(p.notes_vi) != len(p.notes)] == []
+    assert all(vietnamese.search(note) for p in catalogue.providers for note in p.notes_vi)
+    assert sum(bool(fact.detail_vi) for _, _, fact in facts) > 100
+
+
 # ---------------------------------------------------------------- `advisor providers`
 
 
@@ -404,13 +459,14 @@ def test_cli_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["needs"] == ["mig", "mps"] and data["hidden_failing"] == 1
     assert [(p["id"], p["status"]) for p in data["providers"]] == [("bravo", "fits"), ("alpha", "verify"), ("aardvark", "verify"), ("charlie", "verify")]
     alpha = data["providers"][1]
-    assert set(alpha) == {"id", "name", "status", "met", "unknown", "failed", "verify", "caveats", "as_of", "facts", "notes"}
+    assert set(alpha) == {"id", "name", "status", "met", "unknown", "failed", "verify", "caveats", "as_of", "facts", "notes", "notes_vi"}
+    assert (alpha["notes"], alpha["notes_vi"]) == (["GPU quotas differ per region."], ["Hạn mức GPU khác nhau theo từng vùng."])
     assert (alpha["met"], alpha["unknown"], alpha["failed"]) == (["mig"], ["mps"], [])
     assert alpha["verify"] == [{"need": "mps", "link": "https://alpha.example/k8s", "note": None}]
     assert list(alpha["facts"]) == ["kubernetes", "gpu_models", "drivers", "time_slicing", "mig", "mps", "interconnect", "shared_storage", "spot", "control_plane_fee", "scale_to_zero"]
     assert alpha["facts"]["mig"] == {
-        "value": "native", "detail": "Pick a MIG profile per node pool.", "source": "https://alpha.example/mig", "checked": "2026-12-01",
-        "third_party": False, "more_sources": [], "source_date": None,
+        "value": "native", "detail": "Pick a MIG profile per node pool.", "detail_vi": "Chọn một MIG profile cho mỗi node pool.",
+        "source": "https://alpha.example/mig", "checked": "2026-12-01", "third_party": False, "more_sources": [], "source_date": None,
     }
     assert alpha["facts"]["mps"]["value"] == "unknown" and alpha["facts"]["mps"]["source"] is None
     assert alpha["facts"]["interconnect"]["value"] == ["infiniband"]

@@ -23,8 +23,8 @@ from advisor.problems import Problem
 
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 URL_PATTERN = re.compile(r"^https?://[^\s\x00-\x1f\x7f-\x9f]+$")  # no spaces, no control characters
-FACT_FIELDS = frozenset({"value", "detail", "source", "more_sources", "checked", "source_date", "third_party", "notice"})
-PROVIDER_FIELDS = frozenset({"id", "name", "aliases", "facts", "notes"})
+FACT_FIELDS = frozenset({"value", "detail", "detail_vi", "source", "more_sources", "checked", "source_date", "third_party", "notice"})
+PROVIDER_FIELDS = frozenset({"id", "name", "aliases", "facts", "notes", "notes_vi"})
 TOP_FIELDS = frozenset({"schema", "compiled", "providers"})
 
 
@@ -122,6 +122,10 @@ class _Reader:
             name = pid
         aliases = self._strings(item.get("aliases"), f"{pid}: 'aliases'", *where, "aliases")
         notes = self._strings(item.get("notes"), f"{pid}: 'notes'", *where, "notes")
+        notes_vi = self._strings(item.get("notes_vi"), f"{pid}: 'notes_vi'", *where, "notes_vi")
+        if notes_vi and len(notes_vi) != len(notes):
+            self.problem(f"{pid}: 'notes_vi' has {len(notes_vi)} notes for the {len(notes)} of 'notes'; write one Vietnamese note for each, in order", *where, "notes_vi")
+            notes_vi = ()
         raw_facts = item.get("facts")
         if not isinstance(raw_facts, dict):
             self.problem(f"{pid}: 'facts' must be a mapping of {', '.join(FACT_KEYS)}", *where, "facts")
@@ -136,7 +140,7 @@ class _Reader:
                     self.problem(f"{pid}: missing fact '{key}' (write 'value: unknown' when the research has none)", *where, "facts")
                 continue
             facts.append(self._fact(pid, key, raw_facts[key], (*where, "facts", key)))
-        return Provider(pid, name.strip(), aliases, tuple(facts), notes)
+        return Provider(pid, name.strip(), aliases, tuple(facts), notes, notes_vi)
 
     def _value(self, pid: str, key: str, raw: Any, where: tuple[Any, ...]) -> str | tuple[str, ...]:
         if isinstance(raw, bool):  # unquoted yes/no in YAML 1.1: the meaning is still clear
@@ -193,10 +197,7 @@ class _Reader:
         source_date = None
         if raw.get("source_date") is not None:
             source_date = self._date(raw["source_date"], f"{name}: 'source_date'", *where, "source_date")
-        detail = raw.get("detail") or ""
-        if not isinstance(detail, str):
-            self.problem(f"{name}: 'detail' must be a string", *where, "detail")
-            detail = ""
+        detail, detail_vi = (self._text(raw, field, name, where) for field in ("detail", "detail_vi"))
         notice = raw.get("notice")
         if notice is not None and not isinstance(notice, str):
             self.problem(f"{name}: 'notice' must be a string such as \"2 minutes\", \"none\" or unknown", *where, "notice")
@@ -205,7 +206,15 @@ class _Reader:
         if not isinstance(third_party, bool):
             self.problem(f"{name}: 'third_party' must be true or false", *where, "third_party")
             third_party = False
-        return Fact(key, value, " ".join(detail.split()), source, checked, notice, third_party, tuple(u for u in more if URL_PATTERN.match(u)), source_date)
+        return Fact(key, value, detail, source, checked, notice, third_party, tuple(u for u in more if URL_PATTERN.match(u)), source_date, detail_vi)
+
+    def _text(self, raw: dict[str, Any], field: str, name: str, where: tuple[Any, ...]) -> str:
+        """A fact's free text (`detail`, `detail_vi`) on one line; empty when absent or not text."""
+        text = raw.get(field) or ""
+        if not isinstance(text, str):
+            self.problem(f"{name}: '{field}' must be a string", *where, field)
+            return ""
+        return " ".join(text.split())
 
 
 def _read(path: Path) -> tuple[Catalogue, _Reader]:

@@ -131,10 +131,15 @@ class Fact(NamedTuple):
     third_party: bool = False
     more_sources: tuple[str, ...] = ()
     source_date: str | None = None
+    detail_vi: str = ""
 
     @property
     def known(self) -> bool:
         return self.value != UNKNOWN
+
+    def detail_in(self, lang: str) -> str:
+        """The detail in `lang`; empty when it has not been written in that language."""
+        return self.detail_vi if lang == "vi" else self.detail
 
 
 class Provider(NamedTuple):
@@ -145,6 +150,11 @@ class Provider(NamedTuple):
     aliases: tuple[str, ...] = ()
     facts: tuple[Fact, ...] = ()
     notes: tuple[str, ...] = ()
+    notes_vi: tuple[str, ...] = ()
+
+    def notes_in(self, lang: str) -> tuple[str, ...]:
+        """The notes in `lang`; none when they have not been written in that language."""
+        return self.notes_vi if lang == "vi" else self.notes
 
     def fact(self, key: str) -> Fact:
         """The fact `key`; a fact the file does not give is unknown, never assumed."""
@@ -250,8 +260,9 @@ def to_data(catalogue: Catalogue) -> dict[str, Any]:
                 "name": p.name,
                 "aliases": list(p.aliases),
                 "notes": list(p.notes),
+                "notes_vi": list(p.notes_vi),
                 "facts": [
-                    [f.key, list(f.value) if isinstance(f.value, tuple) else f.value, f.detail, f.source, f.checked, f.notice, f.third_party, list(f.more_sources), f.source_date]
+                    [f.key, list(f.value) if isinstance(f.value, tuple) else f.value, f.detail, f.source, f.checked, f.notice, f.third_party, list(f.more_sources), f.source_date, f.detail_vi]
                     for f in p.facts
                 ],
             }
@@ -267,8 +278,8 @@ def from_data(data: dict[str, Any] | None) -> Catalogue:
     providers = []
     for raw in data.get("providers", ()):
         facts = tuple(
-            Fact(key, tuple(value) if isinstance(value, list) else value, detail, source, checked, notice, third_party, tuple(more), source_date)
-            for key, value, detail, source, checked, notice, third_party, more, source_date in raw["facts"]
+            Fact(key, tuple(value) if isinstance(value, list) else value, detail, source, checked, notice, third_party, tuple(more), source_date, detail_vi)
+            for key, value, detail, source, checked, notice, third_party, more, source_date, detail_vi in raw["facts"]
         )
-        providers.append(Provider(raw["id"], raw["name"], tuple(raw["aliases"]), facts, tuple(raw["notes"])))
+        providers.append(Provider(raw["id"], raw["name"], tuple(raw["aliases"]), facts, tuple(raw["notes"]), tuple(raw["notes_vi"])))
     return Catalogue(tuple(providers), data.get("compiled"))

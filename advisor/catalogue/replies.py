@@ -61,8 +61,9 @@ def _fact_block(provider: Provider, fact: Fact, lang: str, *, detailed: bool) ->
     """A list item: the value, then the detail and the source each on a line of its own (two
     trailing spaces are Markdown's line break, which the chat and the terminal both keep)."""
     lines = [f"- **{fact_label(fact.key, lang)}:** {value_text(fact, lang)}"]
-    if detailed and fact.detail and lang == "en":  # details are quoted from English sources
-        lines.append(f"  {fact.detail}")
+    detail = fact.detail_in(lang)
+    if detailed and detail:
+        lines.append(f"  {detail}")
     lines.extend(f"  {line}" for line in _provenance(provider, fact, lang))
     return [line + "  " for line in lines[:-1]] + lines[-1:]
 
@@ -115,10 +116,11 @@ def _about_providers(catalogue: Catalogue, question: ProviderQuestion, lang: str
             cited = fact.source or (None if fact.known else provider.docs_url)  # an unknown points to the docs
             if cited and cited not in sources:
                 sources.append(cited)
-        if not detailed and provider.notes and len(providers) == 1 and lang == "en":
+        notes = provider.notes_in(lang)
+        if not detailed and notes and len(providers) == 1:
             body.append("")
             body.append(f"**{t('prov_notes', lang)}:**")
-            body.extend(f"- {note}" for note in provider.notes)
+            body.extend(f"- {note}" for note in notes)
         if detailed:
             summary.append(f"{provider.name}: " + "; ".join(f"{fact_label(k, lang)}: {value_text(provider.fact(k), lang)}" for k in keys))
         else:

@@ -62,6 +62,7 @@ def providers_json(catalogue: Catalogue, needs: tuple[str, ...], shown: list[Pro
         record: dict[str, Any] = {
             "value": list(fact.value) if isinstance(fact.value, tuple) else fact.value,
             "detail": fact.detail,
+            "detail_vi": fact.detail_vi,
             "source": fact.source,
             "checked": fact.checked,
         }
@@ -89,6 +90,7 @@ def providers_json(catalogue: Catalogue, needs: tuple[str, ...], shown: list[Pro
                 "as_of": m.provider.as_of,
                 "facts": {key: fact_dict(m.provider.fact(key)) for key in FACT_KEYS},
                 "notes": list(m.provider.notes),
+                "notes_vi": list(m.provider.notes_vi),
             }
             for m in shown
         ],

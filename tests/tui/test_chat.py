@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from textual import events
 from textual.widgets import Input, Markdown, OptionList, Static
 
 from advisor.search.index import SearchIndex
 from advisor.search.rank import search
 from advisor.tui.app import AdvisorApp
+from advisor.tui.screens import chat_screen
 from advisor.tui.screens.chat_screen import ChatScreen
 from advisor.tui.screens.entry_screen import EntryScreen
 from advisor.tui.widgets.answer_card import AnswerCard
@@ -37,6 +39,24 @@ async def test_ask_and_see_an_answer_with_confidence_and_source(kb_index: Search
         assert "confidence" in meta and f"en/{card.answer.id}.md" in meta
         assert "Kubernetes" in card.query_one(".answer-body", Markdown).source
         assert app.screen.query_one("#question", Input).value == ""
+
+
+async def test_older_answers_fold_to_their_title_and_a_click_unfolds_one(kb_index: SearchIndex, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(chat_screen, "FULL_ANSWERS", 2)
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(100, 30)) as pilot:
+        for question in ("what is MIG?", "time slicing vs mps", "nvidia-smi not found inside my container"):
+            await ask(pilot, question)
+        first, second, third = app.screen.query(AnswerCard)
+        assert (first.folded, second.folded, third.folded) == (True, False, False)
+        assert not first.query(Markdown) and first.has_class("-folded")
+        assert "MIG" in str(first.query_one(".answer-title", Static).render())  # the title stays, to find it again
+        assert second.query(Markdown) and third.query(Markdown)
+        first.scroll_visible(animate=False)
+        await settle(pilot)
+        await pilot.click(first.query_one(".answer-title"))
+        await settle(pilot)
+        assert not first.folded and "MIG" in first.query_one(".answer-body", Markdown).source
 
 
 async def test_a_pasted_log_is_asked_whole_and_names_the_line_it_matched(kb_index: SearchIndex) -> None:

@@ -27,6 +27,10 @@ from advisor.tui.widgets.no_answer_card import NoAnswerCard
 
 # Older exchanges are dropped beyond this many, so a long session stays light.
 MAX_EXCHANGES = 40
+# Only the newest answers are shown in full; older ones fold to their title and source (a click
+# unfolds one). Each answer adds about a hundred widgets that are laid out again on every
+# keystroke and every new answer: `benchmarks/long_chat.py` times answers 26-35 of a session.
+FULL_ANSWERS = 3
 # A pasted wall of text is shown shortened in the conversation (it is still asked in full).
 SHOWN_QUESTION_CHARS = 300
 
@@ -193,6 +197,8 @@ class ChatScreen(AdvisorScreen[None]):
         line = Static(f"❯ {clean(shown)}", classes="question", markup=False)
         history = self.history
         await history.mount_all([line, card])
+        for older in list(history.query(AnswerCard))[:-FULL_ANSWERS]:
+            older.folded = True
         self.refresh_bindings()
         exchanges = history.query(".question")
         if len(exchanges) > MAX_EXCHANGES:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
+from textual.reactive import reactive
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
@@ -24,6 +25,10 @@ if TYPE_CHECKING:
 class AnswerCard(Vertical):
     """Shows one `Article`; choosing a related topic posts `TopicChosen`, the open button `EntryOpenRequested`.
 
+    A `folded` card shows only its title and source line: the chat folds older answers, because
+    every widget of every answer is laid out again on each keystroke and each new answer. A click
+    unfolds it.
+
     Args:
         answer: The answer to show.
         lang: Interface language of the labels (the body keeps the entry's language).
@@ -40,6 +45,7 @@ class AnswerCard(Vertical):
         padding: 0 1;
         border-left: thick $success;
         background: $boost;
+        &.-folded { border-left: thick $success-muted; }
         .answer-title { text-style: bold; color: $text-success; }
         .answer-meta { height: 1; }
         .answer-meta Static { width: 1fr; color: $text-muted; }
@@ -52,6 +58,8 @@ class AnswerCard(Vertical):
         ChoiceList { max-height: 8; }
     }
     """
+
+    folded: reactive[bool] = reactive(False, recompose=True)
 
     def __init__(self, answer: Article, lang: str, close: tuple[tuple[str, str], ...] = (), aside: ProviderAnswer | None = None, log_line: LogMatch | None = None) -> None:
         super().__init__(classes="answer")
@@ -70,6 +78,8 @@ class AnswerCard(Vertical):
                 yield Button(t("tui_open_full", self.lang), compact=True, classes="answer-open")
         if self.log_line is not None:
             yield Static(self._log_line_text(), classes="answer-log-line", markup=False)
+        if self.folded:
+            return
         if answer.wanted_lang:
             yield Static(t("language_fallback", self.lang, wanted=answer.wanted_lang, shown=answer.lang), classes="answer-notice", markup=False)
         yield Markdown(clean(short_answer(answer)).strip(), open_links=False, classes="answer-body")
@@ -85,6 +95,14 @@ class AnswerCard(Vertical):
         if answer.related:
             yield Static(t("related", self.lang) + ":", classes="answer-related-label", markup=False)
             yield ChoiceList(*(Option(f"› {clean(title)}", id=rid) for rid, title in answer.related), classes="answer-related")
+
+    def watch_folded(self, folded: bool) -> None:
+        self.set_class(folded, "-folded")
+
+    def on_click(self, event: events.Click) -> None:
+        if self.folded:
+            event.stop()
+            self.folded = False
 
     def _meta_text(self) -> str:
         parts = []

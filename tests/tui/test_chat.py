@@ -51,12 +51,14 @@ async def test_older_answers_fold_to_their_title_and_a_click_unfolds_one(kb_inde
         assert (first.folded, second.folded, third.folded) == (True, False, False)
         assert not first.query(Markdown) and first.has_class("-folded")
         assert "MIG" in str(first.query_one(".answer-title", Static).render())  # the title stays, to find it again
+        assert str(first.query_one(".answer-meta-text", Static).render()).endswith("· click to unfold")
         assert second.query(Markdown) and third.query(Markdown)
         first.scroll_visible(animate=False)
         await settle(pilot)
         await pilot.click(first.query_one(".answer-title"))
         await settle(pilot)
         assert not first.folded and "MIG" in first.query_one(".answer-body", Markdown).source
+        assert "unfold" not in str(first.query_one(".answer-meta-text", Static).render())
 
 
 async def test_a_pasted_log_is_asked_whole_and_names_the_line_it_matched(kb_index: SearchIndex) -> None:

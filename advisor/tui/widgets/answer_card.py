@@ -109,6 +109,8 @@ class AnswerCard(Vertical):
         if self.answer.score is not None:
             parts.append(f"{t('confidence', self.lang)} {self.answer.score:.0f}")
         parts.append(f"{t('tui_source', self.lang)}: {clean(self.answer.source or 'providers.yaml')}")  # a folder name can hold escapes
+        if self.folded:
+            parts.append(t("tui_folded", self.lang))
         return " · ".join(parts)
 
     def _log_line_text(self) -> str:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from advisor.tui.screens.chat_screen import FULL_ANSWERS, MAX_EXCHANGES
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -32,3 +34,11 @@ def test_the_benchmark_runs_and_reports_every_target(tmp_path: Path) -> None:
         assert command in out
     assert "targets met" in out and "300 entries" in out
     assert _stamp(results) == before  # a smoke run leaves the published results alone
+
+
+def test_the_long_chat_race_runs_both_ways(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, str(REPO / "benchmarks" / "long_chat.py"), "--smoke"], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = result.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == [f"FULL_ANSWERS={MAX_EXCHANGES}", f"FULL_ANSWERS={FULL_ANSWERS}"]
+    assert all("answers 1-3 median" in line and "widgets at the end" in line for line in lines)

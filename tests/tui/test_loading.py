@@ -11,6 +11,7 @@ from textual.widgets import Static
 from advisor.i18n import t
 from advisor.search.index import SearchIndex
 from advisor.tui.app import AdvisorApp
+from advisor.tui.screens import chat_screen
 from advisor.tui.widgets.answer_card import AnswerCard
 from advisor.tui.widgets.suggestion_list import SuggestionList
 
@@ -69,3 +70,20 @@ async def test_the_index_is_opened_after_the_first_paint(tiny_kb, gate: threadin
         gate.set()
         await settle(pilot)
         assert app._index is not None and app.suggester is not None
+
+
+async def test_questions_answered_once_the_knowledge_is_loaded_fold_like_the_others(kb_index: SearchIndex, gate: threading.Event, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Answers that waited for the knowledge come in place of their notices, not through the usual
+    path, and still leave only the newest in full."""
+    monkeypatch.setattr(chat_screen, "FULL_ANSWERS", 1)
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for question in ("what is MIG?", "time slicing vs mps"):
+            app.screen.query_one("#question").value = question
+            await pilot.press("enter")
+            await pilot.pause()
+        assert len(app.screen.query(".loading")) == 2
+        gate.set()
+        await settle(pilot)
+        await settle(pilot)
+        assert [card.folded for card in app.screen.query(AnswerCard)] == [True, False]

@@ -158,6 +158,7 @@ class ChatScreen(AdvisorScreen[None]):
         if waiting.parent is not None:  # still shown (not dropped as an old exchange)
             await self.history.mount(card, after=waiting)
             await waiting.remove()
+            self._fold_older()
             self.refresh_bindings()
 
     def _answer_card(self, text: str, topic: str | None) -> Widget:
@@ -197,8 +198,7 @@ class ChatScreen(AdvisorScreen[None]):
         line = Static(f"❯ {clean(shown)}", classes="question", markup=False)
         history = self.history
         await history.mount_all([line, card])
-        for older in list(history.query(AnswerCard))[:-FULL_ANSWERS]:
-            older.folded = True
+        self._fold_older()
         self.refresh_bindings()
         exchanges = history.query(".question")
         if len(exchanges) > MAX_EXCHANGES:
@@ -210,6 +210,11 @@ class ChatScreen(AdvisorScreen[None]):
             await history.remove_children(stale)
         self.call_after_refresh(history.scroll_to_widget, line, animate=False, top=True)
         self.query_one("#question").focus()  # the conversation goes on: typing asks the next question
+
+    def _fold_older(self) -> None:
+        """Fold every answer but the `FULL_ANSWERS` newest (see there why)."""
+        for older in list(self.history.query(AnswerCard))[:-FULL_ANSWERS]:
+            older.folded = True
 
     @on(EntryOpenRequested)
     def _open(self, event: EntryOpenRequested) -> None:

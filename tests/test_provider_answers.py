@@ -159,6 +159,18 @@ def test_a_provider_named_alone_gets_an_overview(fixture_index: SearchIndex) -> 
     assert "- **Interconnect:** none documented" in answer.answer
 
 
+def test_a_comparison_cites_each_page_once_under_its_provider(fixture_index: SearchIndex) -> None:
+    answer = answer_provider_question(fixture_index, "alpha cloud vs charlie metal", "en")
+    assert answer is not None and answer.id == "provider:alpha+charlie"
+    lines = answer.answer.splitlines()
+    charlie = lines.index("**Charlie Metal**")
+    assert lines.index("**Alpha Cloud**") < charlie
+    # Six of Charlie's facts come from one page: one line names them all.
+    assert lines[charlie + 1] == "- Kubernetes, GPU models, Drivers, Time-slicing, Spot nodes, Scale to zero: Source: https://charlie.example/servers (page undated; copy of 2026-12-01)"
+    assert answer.answer.count("https://charlie.example/servers") == 1
+    assert "- MIG: Source: https://alpha.example/mig (page undated; copy of 2026-12-01)" in lines
+
+
 def test_which_providers_ranks_like_the_cli(fixture_index: SearchIndex) -> None:
     answer = answer_provider_question(fixture_index, "which providers have infiniband", None)
     assert answer is not None

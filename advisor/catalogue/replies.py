@@ -92,12 +92,22 @@ def _comparison(providers: list[Provider], keys: list[str], lang: str) -> list[s
     ]
     for key in keys:
         rows.append("| " + " | ".join([fact_label(key, lang), *(cell(value_text(p.fact(key), lang)) for p in providers)]) + " |")
-    rows.append("")
     for provider in providers:
-        for key in keys:
-            fact = provider.fact(key)
-            rows.extend(f"- {provider.name} · {fact_label(key, lang)}: {line}" for line in _provenance(provider, fact, lang) if fact.source)
+        rows.extend(["", f"**{provider.name}**"])
+        rows.extend(_cited_pages(provider, keys, lang))
     return rows
+
+
+def _cited_pages(provider: Provider, keys: list[str], lang: str) -> list[str]:
+    """One line per page a provider's facts cite, naming the facts it backs: in a comparison the
+    same page often backs several, and a line a fact repeated its provider's name and its page."""
+    pages: dict[str, list[str]] = {}
+    for key in keys:
+        fact = provider.fact(key)
+        if fact.source:
+            line = source_line(fact.source, fact.source_date, fact.checked, lang)
+            pages.setdefault(line, []).append(fact_label(key, lang))
+    return [f"- {', '.join(labels)}: {line}" for line, labels in pages.items()]
 
 
 def _about_providers(catalogue: Catalogue, question: ProviderQuestion, lang: str) -> ProviderAnswer:

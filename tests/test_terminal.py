@@ -209,6 +209,16 @@ def test_show_on_a_terminal_aligns_tables() -> None:
     assert "─┼─" in shown and "|---|" not in shown
 
 
+def test_ask_on_a_terminal_aligns_a_comparison_table_to_its_width_and_pipes_keep_the_markdown() -> None:
+    shown = visible(run_in_terminal("ask", "compare gke, eks and aks", columns=80))
+    assert "─┼─" in shown and "| Fact |" not in shown and "|---|" not in shown
+    assert [line for line in shown.splitlines() if cells(line) > 80 and " " in line.strip()] == []
+    for cell in ("Google Kubernetes", "Amazon Elastic", "Azure Kubernetes", "InfiniBand", "EFA", "RoCE"):
+        assert cell in shown
+    piped = run_advisor("ask", "compare gke, eks and aks").stdout.decode("utf-8")
+    assert "| Fact | Google Kubernetes Engine (GKE) |" in piped  # scripts still get the Markdown
+
+
 def test_ctrl_c_at_the_guide_prompt_ends_the_line() -> None:
     import pty
     import signal

@@ -143,7 +143,7 @@ def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> N
             out += [style.item(clean(title), f"advisor show {entry_id}") for entry_id, title in reply.suggestions]
         out += ["", style.note(t("try_guide", lang))]
     elif reply.kind == CATALOGUE:
-        out = [style.with_aside(clean(article.title), f"[{clean(article.id)}]", style.heading), "", style.markdown(article.body)]
+        out = [style.with_aside(clean(article.title), f"[{clean(article.id)}]", style.heading), "", _laid_out(article.body, style)]
         if article.related:
             entry_id, title = article.related[0]
             out += ["", style.bold(t("see_also", lang) + ":"), style.item(clean(title), f"advisor show {entry_id}")]
@@ -151,9 +151,9 @@ def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> N
         out = [style.with_aside(clean(article.title), f"[{article.id} · {t('confidence', lang)} {article.score:.0f}]", style.heading)]
         if article.wanted_lang:
             out.append(style.note(t("language_fallback", lang, wanted=article.wanted_lang, shown=article.lang)))
-        out += ["", style.markdown(short_answer(article))]
+        out += ["", _laid_out(short_answer(article), style)]
         if reply.aside is not None:
-            out += ["", style.bold(clean(reply.aside.title)), style.markdown(reply.aside.answer)]
+            out += ["", style.bold(clean(reply.aside.title)), _laid_out(reply.aside.answer, style)]
         out += ["", style.note(t("read_all", lang, command=f"advisor show {article.id}"))]
         others = [(h.topic, index.meta(h.entry).title) for h in reply.outcome.hits[1:top]]
         if others:
@@ -165,6 +165,18 @@ def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> N
     if explain:
         out += ["", _explain_text(reply, style)]
     print("\n".join(matched + out))
+
+
+def _laid_out(text: str, style: Styler) -> str:
+    """Markdown for the terminal. `Styler.markdown` leaves a table as its pipes, which a provider
+    comparison or a section's table ran far past the terminal's width; an answer holding one is
+    laid out as `advisor show` lays out entries (aligned, wrapped columns), and only it pays the
+    import of markdown-it (about 40 ms)."""
+    if (style.color or style.width is not None) and any(line.lstrip().startswith("|") for line in text.splitlines()):
+        from advisor.terminal_markdown import render_markdown
+
+        return render_markdown(text, style).rstrip("\n")
+    return style.markdown(text)
 
 
 def _article_footer(article: Article, lang: str, style: Styler) -> list[str]:

@@ -163,6 +163,7 @@ def test_a_comparison_cites_each_page_once_under_its_provider(fixture_index: Sea
     answer = answer_provider_question(fixture_index, "alpha cloud vs charlie metal", "en")
     assert answer is not None and answer.id == "provider:alpha+charlie"
     lines = answer.answer.splitlines()
+    assert lines[0] == "| Fact | Alpha | Charlie Metal |"  # a short name where the file gives one
     charlie = lines.index("**Charlie Metal**")
     assert lines.index("**Alpha Cloud**") < charlie
     # Six of Charlie's facts come from one page: one line names them all.

@@ -13,9 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from advisor.cli import main
-from advisor.catalogue.load import catalogue_problems, load_catalogue
+from advisor.catalogue.load import MAX_SHORT_NAME, catalogue_problems, load_catalogue
 from advisor.catalogue.match import check_need, match
-from advisor.catalogue.model import NEEDS, Catalogue, UnknownNeed, from_data, normalize_need, normalize_needs, to_data
+from advisor.catalogue.model import FACT_KEYS, NEEDS, Catalogue, UnknownNeed, from_data, normalize_need, normalize_needs, to_data
 from advisor.catalogue.wording import value_text
 from tests.conftest import dedent
 
@@ -76,7 +76,7 @@ def test_the_bundled_catalogue_is_valid() -> None:
 
 def test_fixture_is_clean_except_one_stale_date() -> None:
     problems = catalogue_problems(FIXTURE / "providers.yaml", today=TODAY)
-    assert [(p.line, p.warning) for p in problems] == [(80, True)]
+    assert [(p.line, p.warning) for p in problems] == [(81, True)]
     assert "aardvark: fact 'mps' was checked on 2026-03-01, 276 days ago (more than 180)" in problems[0].message
     assert catalogue_problems(FIXTURE / "providers.yaml", max_age_days=365, today=TODAY) == []
 
@@ -124,7 +124,7 @@ def test_validation_reports_each_problem_on_its_line(tmp_path: Path) -> None:
     )
     found = [(p.line, p.message, p.warning) for p in catalogue_problems(path, today=TODAY)]
     assert found == [
-        (6, "broken: unknown key 'colour' (known: aliases, facts, id, name, notes, notes_vi)", False),
+        (6, "broken: unknown key 'colour' (known: aliases, facts, id, name, notes, notes_vi, short)", False),
         (9, "broken: fact 'kubernetes' has a value but no source URL", False),
         (12, "broken: fact 'mig' has invalid value 'maybe'; expected one of native, self-managed, no, unknown", False),
         (15, "broken: fact 'mps' has no 'checked' date", False),
@@ -175,6 +175,33 @@ def test_vietnamese_details_and_notes_are_checked_on_their_lines(tmp_path: Path)
     halfway = load_catalogue(path.parent).get("halfway")
     assert halfway is not None and halfway.fact("kubernetes").detail_in("vi") == "" and halfway.notes_in("vi") == ()
     assert halfway.fact("kubernetes").detail_in("en") == "Managed." and halfway.notes_in("en") == ("One.", "Two.")
+
+
+def test_a_short_name_is_checked_on_its_line(tmp_path: Path) -> None:
+    unknowns = "".join(f"\n              {key}: {{value: unknown, source: null, checked: \"2026-12-01\"}}" for key in FACT_KEYS)
+    path = write_catalogue(
+        tmp_path,
+        f"""
+        schema: 1
+        providers:
+          - id: wordy
+            name: Wordy Cloud
+            short: Wordy Cloud Managed Kubernetes Engine
+            aliases: [wordy]
+            facts:{unknowns}
+          - id: blank
+            name: Blank Cloud
+            short: " "
+            aliases: [blank]
+            facts:{unknowns}
+        """,
+    )
+    assert [(p.line, p.message) for p in catalogue_problems(path, today=TODAY)] == [
+        (5, f"wordy: 'short' must be a name of 1 to {MAX_SHORT_NAME} characters (a comparison's column heading)"),
+        (21, f"blank: 'short' must be a name of 1 to {MAX_SHORT_NAME} characters (a comparison's column heading)"),
+    ]
+    wordy = load_catalogue(path.parent).get("wordy")
+    assert wordy is not None and wordy.label == "Wordy Cloud"  # refused: the full name heads its column
 
 
 def test_structure_problems(tmp_path: Path) -> None:
@@ -460,7 +487,8 @@ def test_cli_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["needs"] == ["mig", "mps"] and data["hidden_failing"] == 1
     assert [(p["id"], p["status"]) for p in data["providers"]] == [("bravo", "fits"), ("alpha", "verify"), ("aardvark", "verify"), ("charlie", "verify")]
     alpha = data["providers"][1]
-    assert set(alpha) == {"id", "name", "status", "met", "unknown", "failed", "verify", "caveats", "as_of", "facts", "notes", "notes_vi"}
+    assert set(alpha) == {"id", "name", "short", "status", "met", "unknown", "failed", "verify", "caveats", "as_of", "facts", "notes", "notes_vi"}
+    assert (alpha["name"], alpha["short"], data["providers"][0]["short"]) == ("Alpha Cloud", "Alpha", "Bravo Kube")  # no short name: the full one
     assert (alpha["notes"], alpha["notes_vi"]) == (["GPU quotas differ per region."], ["Hạn mức GPU khác nhau theo từng vùng."])
     assert (alpha["met"], alpha["unknown"], alpha["failed"]) == (["mig"], ["mps"], [])
     assert alpha["verify"] == [{"need": "mps", "link": "https://alpha.example/k8s", "note": None}]

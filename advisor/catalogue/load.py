@@ -24,7 +24,9 @@ from advisor.problems import Problem
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 URL_PATTERN = re.compile(r"^https?://[^\s\x00-\x1f\x7f-\x9f]+$")  # no spaces, no control characters
 FACT_FIELDS = frozenset({"value", "detail", "detail_vi", "source", "more_sources", "checked", "source_date", "third_party", "notice"})
-PROVIDER_FIELDS = frozenset({"id", "name", "aliases", "facts", "notes", "notes_vi"})
+# A short name heads a comparison's column: longer, and it is no shorter than most full names.
+MAX_SHORT_NAME = 24
+PROVIDER_FIELDS = frozenset({"id", "name", "short", "aliases", "facts", "notes", "notes_vi"})
 TOP_FIELDS = frozenset({"schema", "compiled", "providers"})
 
 
@@ -120,6 +122,10 @@ class _Reader:
         if not isinstance(name, str) or not name.strip():
             self.problem(f"{pid}: 'name' must be a non-empty string", *where, "name")
             name = pid
+        short = item.get("short", "")
+        if not isinstance(short, str) or len(short.strip()) > MAX_SHORT_NAME or ("short" in item and not short.strip()):
+            self.problem(f"{pid}: 'short' must be a name of 1 to {MAX_SHORT_NAME} characters (a comparison's column heading)", *where, "short")
+            short = ""
         aliases = self._strings(item.get("aliases"), f"{pid}: 'aliases'", *where, "aliases")
         notes = self._strings(item.get("notes"), f"{pid}: 'notes'", *where, "notes")
         notes_vi = self._strings(item.get("notes_vi"), f"{pid}: 'notes_vi'", *where, "notes_vi")
@@ -140,7 +146,7 @@ class _Reader:
                     self.problem(f"{pid}: missing fact '{key}' (write 'value: unknown' when the research has none)", *where, "facts")
                 continue
             facts.append(self._fact(pid, key, raw_facts[key], (*where, "facts", key)))
-        return Provider(pid, name.strip(), aliases, tuple(facts), notes, notes_vi)
+        return Provider(pid, name.strip(), aliases, tuple(facts), notes, notes_vi, short.strip())
 
     def _value(self, pid: str, key: str, raw: Any, where: tuple[Any, ...]) -> str | tuple[str, ...]:
         if isinstance(raw, bool):  # unquoted yes/no in YAML 1.1: the meaning is still clear

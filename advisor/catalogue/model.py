@@ -143,7 +143,9 @@ class Fact(NamedTuple):
 
 
 class Provider(NamedTuple):
-    """One provider of the catalogue: its names and its facts."""
+    """One provider of the catalogue: its names and its facts. `short` is the name a comparison's
+    column is headed with ("EKS" for "Amazon Elastic Kubernetes Service (EKS)"); `label` falls back
+    to `name` when the file gives none."""
 
     id: str
     name: str
@@ -151,6 +153,11 @@ class Provider(NamedTuple):
     facts: tuple[Fact, ...] = ()
     notes: tuple[str, ...] = ()
     notes_vi: tuple[str, ...] = ()
+    short: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.short or self.name
 
     def notes_in(self, lang: str) -> tuple[str, ...]:
         """The notes in `lang`; none when they have not been written in that language."""
@@ -258,6 +265,7 @@ def to_data(catalogue: Catalogue) -> dict[str, Any]:
             {
                 "id": p.id,
                 "name": p.name,
+                "short": p.short,
                 "aliases": list(p.aliases),
                 "notes": list(p.notes),
                 "notes_vi": list(p.notes_vi),
@@ -281,5 +289,5 @@ def from_data(data: dict[str, Any] | None) -> Catalogue:
             Fact(key, tuple(value) if isinstance(value, list) else value, detail, source, checked, notice, third_party, tuple(more), source_date, detail_vi)
             for key, value, detail, source, checked, notice, third_party, more, source_date, detail_vi in raw["facts"]
         )
-        providers.append(Provider(raw["id"], raw["name"], tuple(raw["aliases"]), facts, tuple(raw["notes"]), tuple(raw["notes_vi"])))
+        providers.append(Provider(raw["id"], raw["name"], tuple(raw["aliases"]), facts, tuple(raw["notes"]), tuple(raw["notes_vi"]), raw["short"]))
     return Catalogue(tuple(providers), data.get("compiled"))

@@ -87,7 +87,7 @@ def _comparison(providers: list[Provider], keys: list[str], lang: str) -> list[s
         return " ".join(text.split()).replace("|", "\\|")
 
     rows = [
-        "| " + " | ".join([t("prov_compare_fact", lang), *(cell(p.name) for p in providers)]) + " |",
+        "| " + " | ".join([t("prov_compare_fact", lang), *(cell(p.label) for p in providers)]) + " |",
         "|" + "---|" * (len(providers) + 1),
     ]
     for key in keys:

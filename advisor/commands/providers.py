@@ -81,6 +81,7 @@ def providers_json(catalogue: Catalogue, needs: tuple[str, ...], shown: list[Pro
             {
                 "id": m.provider.id,
                 "name": m.provider.name,
+                "short": m.provider.label,
                 "status": m.status,
                 "met": list(m.met),
                 "unknown": list(m.unknown),

@@ -138,6 +138,18 @@ def test_an_error_word_inside_other_words_brings_no_line_to_analyse(index: Searc
     assert len(analysed) < 10
 
 
+def test_a_long_matched_line_is_cut_after_a_whole_word_and_says_so(index: SearchIndex) -> None:
+    from advisor.search.logs import MAX_SHOWN_CHARS
+
+    event = "Warning  FailedScheduling  12s  default-scheduler  0/3 nodes are available: 1 node(s) had untolerated taint, 2 Insufficient nvidia.com/gpu."
+    line = event + " preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling" * 5
+    (match,) = scan_log(index, "Events:\n" + line)
+    assert match.line.endswith(" …") and len(match.line) <= MAX_SHOWN_CHARS + 2
+    shown = match.line.removesuffix(" …")
+    assert " ".join(line.split()).startswith(shown) and " ".join(line.split())[len(shown)] == " "  # a whole word
+    assert match.line.startswith("Warning FailedScheduling 12s")  # spaces made one, as before
+
+
 def test_an_anchor_the_log_repeats_everywhere_does_not_hide_a_rarer_one(index: SearchIndex) -> None:
     """A training log says "shard" on thousands of lines, more than are ever analysed: the lines
     of the anchor it repeats least are analysed first, wherever they are in the log."""

@@ -125,8 +125,19 @@ def scan_log(index: SearchIndex, text: str) -> list[LogMatch]:
         quoted = quoted_errors(index, index.analyzer.content(line))
         if quoted:
             topic = max(quoted, key=lambda found: (quoted[found], -found))
-            matches.append(LogMatch(number + 1, " ".join(line.split())[:MAX_SHOWN_CHARS], topic, quoted[topic], reports_failure(line)))
+            matches.append(LogMatch(number + 1, _shown(line), topic, quoted[topic], reports_failure(line)))
     return matches
+
+
+def _shown(line: str) -> str:
+    """The line with its runs of spaces made one, cut after its last whole word within
+    MAX_SHOWN_CHARS and marked as cut: a `kubectl describe` event runs to 400 characters, and the
+    matched line stopped mid-word ("... for incomin")."""
+    line = " ".join(line.split())
+    if len(line) <= MAX_SHOWN_CHARS:
+        return line
+    cut = line.rfind(" ", 0, MAX_SHOWN_CHARS)
+    return line[: cut if cut > MAX_SHOWN_CHARS // 2 else MAX_SHOWN_CHARS] + " …"
 
 
 def best_match(matches: list[LogMatch], text: str) -> LogMatch | None:

@@ -89,6 +89,14 @@ def test_load_tree_accepts_problems_that_cannot_derail_the_engine(fixture: str) 
     assert load_tree(TREES / fixture).id == "mini"
 
 
+def test_a_backtick_in_a_text_is_reported_on_its_line(tmp_path: Path, known_ids: set[str]) -> None:
+    """Tree texts are plain text, escaped in exports: `nvidia-smi topo -m` printed its backticks."""
+    text = (TREES / "valid.yaml").read_text(encoding="utf-8").replace('en: "Often idle?"', 'en: "Often idle in `nvidia-smi`?"')
+    (tmp_path / "t.yaml").write_text(text, encoding="utf-8")
+    found = [(p.line, p.message) for p in tree_problems(tmp_path / "t.yaml", known_ids)]
+    assert found == [(33, "question 'idle' text in 'en' holds a backtick: texts are plain text, and an export prints it as written")]
+
+
 def test_missing_file_is_one_problem(tmp_path: Path) -> None:
     problems = tree_problems(tmp_path / "nope.yaml", set())
     assert len(problems) == 1 and "cannot read file" in problems[0].message

@@ -83,6 +83,8 @@ class TreeReader:
                 self.report(self.line(*where, lang) if lang in value else self.line(*where), f"{name} has no '{lang}' translation")
             else:
                 found[lang] = " ".join(item.split())
+                if "`" in item:  # exports escape every character with a meaning, and print it
+                    self.report(self.line(*where, lang), f"{name} in '{lang}' holds a backtick: texts are plain text, and an export prints it as written")
         for lang in value:
             if lang not in LANGUAGES:
                 self.report(self.line(*where, lang), f"{name} has text in unknown language '{lang}'")

@@ -28,6 +28,7 @@ def bundled():
         ("mig la gi", "mig"),
         ("MIG là gì?", "mig"),
         ("k8s for 1 notebook?", "faq-k8s-single-job"),
+        ("k8s co can thiet cho 1 gpu ko", "faq-k8s-single-job"),  # "cần thiết" (necessary) asks whether it is worth it
         ("co the chay nhieu job tren mot gpu khong", "faq-multiple-jobs-one-gpu"),
         ("tiem slicing", "time-slicing"),
         ("tiem slicing co cach ly bo nho ko", "time-slicing"),  # "tiệm" is a Vietnamese word, but not beside "slicing"

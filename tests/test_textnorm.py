@@ -127,3 +127,46 @@ def _bundled_analyzer() -> Analyzer:
 )
 def test_phrase_terms_are_the_canonical_tokens_of_phrases_typed(text: str, terms: set[str]) -> None:
     assert _bundled_analyzer().phrase_terms(text) == terms
+
+
+def test_a_one_word_vietnamese_synonym_is_the_word_its_folded_spelling_usually_is() -> None:
+    """Matching folds away the marks, so "đáng" (worth) and "đang" (-ing), or "đắt" (dear) and
+    "đặt" (set), become one word: as synonyms, "đáng" made every "đang" of a question read as
+    "worth" ("GPU đang dùng bao nhiêu phần trăm" asked for "gpu worth multiple"). In the Vietnamese
+    entries, outside the lexicon's phrases, a one-word variant must be the commonest word folding
+    to its spelling."""
+    from collections import Counter, defaultdict
+
+    import yaml
+
+    # The file as written: the loaded lexicon is folded already.
+    written = yaml.safe_load((Path(bundled_knowledge_dir()) / "lexicon.yaml").read_text(encoding="utf-8"))
+    variants = [(target, str(variant)) for target, forms in written["synonyms"].items() for variant in forms]
+    text = " ".join(path.read_text(encoding="utf-8") for path in sorted((Path(bundled_knowledge_dir()) / "vi").glob("*.md"))).lower()
+    for phrase in sorted({v.lower() for _, v in variants if " " in v.strip()}, key=len, reverse=True):
+        text = re.sub(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", " ", text)
+    spelled: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    for word in re.findall(r"\w+", text):
+        spelled[fold(word)][word] += 1
+    colliding = {
+        (target, variant, spelled[fold(variant)].most_common(1)[0][0])
+        for target, variant in variants
+        if " " not in variant.strip() and fold(variant) != variant.lower() and spelled[fold(variant)] and spelled[fold(variant)].most_common(1)[0][0] != variant.lower()
+    }
+    assert colliding == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("GPU đang dùng bao nhiêu phần trăm", ["gpu", "howmuch", "phan", "tram"]),
+        ("gpu dang dung bao nhieu phan tram", ["gpu", "howmuch", "phan", "tram"]),
+        ("k8s có đáng tiền không", ["kubernetes", "worth"]),
+        ("đặt replicas bằng 4", ["dat", "replicas"]),  # "đặt" (set) is not "đắt" (dear)
+        ("GPU thuê đắt quá", ["gpu", "thue", "cost"]),
+        ("ưu tiên pod", ["priority", "pod"]),  # not "ưu tiền"
+        ("tiến trình MPS", ["process", "mps"]),
+    ],
+)
+def test_vietnamese_words_that_fold_alike_keep_their_meaning(text: str, content: list[str]) -> None:
+    assert _bundled_analyzer().content(text) == content

@@ -166,6 +166,8 @@ def test_a_one_word_vietnamese_synonym_is_the_word_its_folded_spelling_usually_i
         ("GPU thuê đắt quá", ["gpu", "thue", "cost"]),
         ("ưu tiên pod", ["priority", "pod"]),  # not "ưu tiền"
         ("tiến trình MPS", ["process", "mps"]),
+        ("whats the diff between mps and mig", ["compare", "between", "mps", "mig"]),  # as "mps vs mig"
+        ("time slicing khác gì mps", ["timeslicing", "compare", "mps"]),
     ],
 )
 def test_vietnamese_words_that_fold_alike_keep_their_meaning(text: str, content: list[str]) -> None:

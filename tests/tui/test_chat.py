@@ -61,6 +61,19 @@ async def test_older_answers_fold_to_their_title_and_a_click_unfolds_one(kb_inde
         assert "unfold" not in str(first.query_one(".answer-meta-text", Static).render())
 
 
+async def test_a_provider_comparison_shares_the_width_between_its_columns(kb_index: SearchIndex) -> None:
+    """Sized to their text, Textual's table columns squeezed the first provider to 8 cells."""
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ask(pilot, "compare gke and aks")
+        await settle(pilot)
+        card = app.screen.query_one(AnswerCard)
+        assert card.answer.id == "provider:gke+aks" and card.has_class("-catalogue")
+        headers = [cell for cell in card.query(".answer-body Static.header")]
+        widths = [cell.region.width for cell in headers]
+        assert len(widths) == 3 and max(widths) - min(widths) <= 2, widths
+
+
 async def test_a_pasted_log_is_asked_whole_and_names_the_line_it_matched(kb_index: SearchIndex) -> None:
     """An Input keeps only the first line of a paste: a `kubectl describe` output would be asked
     as "Name: trainer-0". The question field asks a paste of several lines whole, as `ask -` does."""

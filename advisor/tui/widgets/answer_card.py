@@ -56,13 +56,16 @@ class AnswerCard(Vertical):
         .answer-close-label, .answer-related-label, .answer-sources-label, .answer-aside-title { text-style: bold; margin-top: 1; }
         .answer-sources { color: $text-muted; }
         ChoiceList { max-height: 8; }
+        /* A provider comparison's columns share the width: sized to their text, the first
+           provider's column was squeezed to 8 cells and the table grew twice as tall. */
+        &.-catalogue MarkdownTableContent, .answer-aside MarkdownTableContent { grid-columns: 1fr; }
     }
     """
 
     folded: reactive[bool] = reactive(False, recompose=True)
 
     def __init__(self, answer: Article, lang: str, close: tuple[tuple[str, str], ...] = (), aside: ProviderAnswer | None = None, log_line: LogMatch | None = None) -> None:
-        super().__init__(classes="answer")
+        super().__init__(classes="answer" if answer.source else "answer -catalogue")  # a catalogue answer has no entry file
         self.answer = answer
         self.lang = lang
         self.close = close

@@ -24,7 +24,7 @@ from advisor.problems import Problem
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 URL_PATTERN = re.compile(r"^https?://[^\s\x00-\x1f\x7f-\x9f]+$")  # no spaces, no control characters
 FACT_FIELDS = frozenset({"value", "detail", "detail_vi", "source", "more_sources", "checked", "source_date", "third_party", "notice"})
-# A short name heads a comparison's column: longer, and it is no shorter than most full names.
+# A short name heads a comparison's column; longer, it would be as wide as most full names.
 MAX_SHORT_NAME = 24
 PROVIDER_FIELDS = frozenset({"id", "name", "short", "aliases", "facts", "notes", "notes_vi"})
 TOP_FIELDS = frozenset({"schema", "compiled", "providers"})
@@ -123,7 +123,7 @@ class _Reader:
             self.problem(f"{pid}: 'name' must be a non-empty string", *where, "name")
             name = pid
         short = item.get("short", "")
-        if not isinstance(short, str) or len(short.strip()) > MAX_SHORT_NAME or ("short" in item and not short.strip()):
+        if "short" in item and not (isinstance(short, str) and 0 < len(short.strip()) <= MAX_SHORT_NAME):
             self.problem(f"{pid}: 'short' must be a name of 1 to {MAX_SHORT_NAME} characters (a comparison's column heading)", *where, "short")
             short = ""
         aliases = self._strings(item.get("aliases"), f"{pid}: 'aliases'", *where, "aliases")

@@ -65,7 +65,7 @@ class AnswerCard(Vertical):
     folded: reactive[bool] = reactive(False, recompose=True)
 
     def __init__(self, answer: Article, lang: str, close: tuple[tuple[str, str], ...] = (), aside: ProviderAnswer | None = None, log_line: LogMatch | None = None) -> None:
-        super().__init__(classes="answer" if answer.source else "answer -catalogue")  # a catalogue answer has no entry file
+        super().__init__(classes="answer" if answer.source else "answer -catalogue")
         self.answer = answer
         self.lang = lang
         self.close = close
@@ -77,7 +77,7 @@ class AnswerCard(Vertical):
         yield Static(clean(answer.title), classes="answer-title", markup=False)
         with Horizontal(classes="answer-meta"):
             yield Static(self._meta_text(), classes="answer-meta-text", markup=False)
-            if answer.source:  # a catalogue answer has no entry to open
+            if not self.catalogue:
                 yield Button(t("tui_open_full", self.lang), compact=True, classes="answer-open")
         if self.log_line is not None:
             yield Static(self._log_line_text(), classes="answer-log-line", markup=False)
@@ -99,6 +99,11 @@ class AnswerCard(Vertical):
             yield Static(t("related", self.lang) + ":", classes="answer-related-label", markup=False)
             yield ChoiceList(*(Option(f"› {clean(title)}", id=rid) for rid, title in answer.related), classes="answer-related")
 
+    @property
+    def catalogue(self) -> bool:
+        """Whether the answer comes from the provider catalogue, which has no entry file to open or name."""
+        return not self.answer.source
+
     def watch_folded(self, folded: bool) -> None:
         self.set_class(folded, "-folded")
 
@@ -111,7 +116,7 @@ class AnswerCard(Vertical):
         parts = []
         if self.answer.score is not None:
             parts.append(f"{t('confidence', self.lang)} {self.answer.score:.0f}")
-        parts.append(f"{t('tui_source', self.lang)}: {clean(self.answer.source or 'providers.yaml')}")  # a folder name can hold escapes
+        parts.append(f"{t('tui_source', self.lang)}: {'providers.yaml' if self.catalogue else clean(self.answer.source)}")  # a folder name can hold escapes
         if self.folded:
             parts.append(t("tui_folded", self.lang))
         return " · ".join(parts)

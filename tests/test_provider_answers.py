@@ -166,8 +166,8 @@ def test_a_comparison_cites_each_page_once_under_its_provider(fixture_index: Sea
     assert lines[0] == "| Fact | Alpha | Charlie Metal |"  # a short name where the file gives one
     charlie = lines.index("**Charlie Metal**")
     assert lines.index("**Alpha Cloud**") < charlie
-    # Six of Charlie's facts come from one page: one line names them all.
-    assert lines[charlie + 1] == "- Kubernetes, GPU models, Drivers, Time-slicing, Spot nodes, Scale to zero: Source: https://charlie.example/servers (page undated; copy of 2026-12-01)"
+    # Seven of Charlie's facts come from one page: one line names them all.
+    assert lines[charlie + 1] == "- Kubernetes, Own cluster on its machines, GPU models, Drivers, Time-slicing, Spot nodes, Scale to zero: Source: https://charlie.example/servers (page undated; copy of 2026-12-01)"
     assert answer.answer.count("https://charlie.example/servers") == 1
     assert "- MIG: Source: https://alpha.example/mig (page undated; copy of 2026-12-01)" in lines
 

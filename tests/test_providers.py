@@ -82,7 +82,7 @@ def test_the_bundled_catalogue_is_valid() -> None:
 
 def test_fixture_is_clean_except_one_stale_date() -> None:
     problems = catalogue_problems(FIXTURE / "providers.yaml", today=TODAY)
-    assert [(p.line, p.warning) for p in problems] == [(81, True)]
+    assert [(p.line, p.warning) for p in problems] == [(86, True)]
     assert "aardvark: fact 'mps' was checked on 2026-03-01, 276 days ago (more than 180)" in problems[0].message
     assert catalogue_problems(FIXTURE / "providers.yaml", max_age_days=365, today=TODAY) == []
 
@@ -125,6 +125,7 @@ def test_validation_reports_each_problem_on_its_line(tmp_path: Path) -> None:
               spot: {value: "yes", notice: "2 minutes", source: "https://b.example", checked: "2026-12-01"}
               control_plane_fee: {value: free, source: "https://b.example", checked: "2026-12-01"}
               scale_to_zero: {value: "yes", source: "https://b.example", checked: "2026-12-01"}
+              self_run: {value: unknown, source: null, checked: "2026-12-01"}
               gpu_sharing: {value: "yes"}
         """,
     )
@@ -139,7 +140,7 @@ def test_validation_reports_each_problem_on_its_line(tmp_path: Path) -> None:
         (23, "broken: fact 'drivers' has unknown field 'colour'", False),
         (24, "broken: fact 'interconnect' has invalid interconnect 'token-ring'; expected a list of infiniband, roce, efa, rdma ([] for none documented) or unknown", False),
         (25, "broken: fact 'shared_storage' has no value (write 'value: unknown' when the research has none)", False),
-        (29, "broken: unknown fact 'gpu_sharing' (known facts: kubernetes, gpu_models, drivers, time_slicing, mig, mps, interconnect, shared_storage, spot, control_plane_fee, scale_to_zero)", False),
+        (30, "broken: unknown fact 'gpu_sharing' (known facts: kubernetes, self_run, gpu_models, drivers, time_slicing, mig, mps, interconnect, shared_storage, spot, control_plane_fee, scale_to_zero)", False),
     ]
     # A broken value reads as unknown: the catalogue never shows a guess.
     broken = load_catalogue(path.parent).get("broken")
@@ -165,7 +166,7 @@ def test_vietnamese_details_and_notes_are_checked_on_their_lines(tmp_path: Path)
     found = [(p.line, p.message) for p in catalogue_problems(path, today=TODAY)]
     assert found == [
         (7, "halfway: fact 'kubernetes': 'detail_vi' must be a string"),
-        (19, "halfway: 'notes_vi' has 1 notes for the 2 of 'notes'; write one Vietnamese note for each, in order"),
+        (20, "halfway: 'notes_vi' has 1 notes for the 2 of 'notes'; write one Vietnamese note for each, in order"),
     ]
     # Neither half-written text is shown: no Vietnamese detail, and no notes out of step.
     halfway = load_catalogue(path.parent).get("halfway")
@@ -194,10 +195,39 @@ def test_a_short_name_is_checked_on_its_line(tmp_path: Path) -> None:
     )
     assert [(p.line, p.message) for p in catalogue_problems(path, today=TODAY)] == [
         (5, f"wordy: 'short' must be a name of 1 to {MAX_SHORT_NAME} characters (a comparison's column heading)"),
-        (21, f"blank: 'short' must be a name of 1 to {MAX_SHORT_NAME} characters (a comparison's column heading)"),
+        (22, f"blank: 'short' must be a name of 1 to {MAX_SHORT_NAME} characters (a comparison's column heading)"),
     ]
     wordy = load_catalogue(path.parent).get("wordy")
     assert wordy is not None and wordy.label == "Wordy Cloud"  # refused: the full name heads its column
+
+
+def test_self_run_must_agree_with_the_kubernetes_offering(tmp_path: Path) -> None:
+    """`bring-your-own` machines are machines you run Kubernetes on, and a provider with no
+    Kubernetes at all has none: a `self_run` that says otherwise is reported on its line."""
+    others = unknown_facts("kubernetes", "self_run")
+    path = write_catalogue(
+        tmp_path,
+        f"""
+        schema: 1
+        providers:
+          - id: metal
+            name: Metal
+            aliases: [metal]
+            facts:
+              kubernetes: {{value: bring-your-own, source: "https://m.example", checked: "2026-12-01"}}
+              self_run: {{value: "no", source: "https://m.example", checked: "2026-12-01"}}{others}
+          - id: pods
+            name: Pods
+            aliases: [pods]
+            facts:
+              kubernetes: {{value: none, source: "https://p.example", checked: "2026-12-01"}}
+              self_run: {{value: "yes", source: "https://p.example", checked: "2026-12-01"}}{others}
+        """,
+    )
+    assert [(p.line, p.message) for p in catalogue_problems(path, today=TODAY)] == [
+        (8, "metal: 'kubernetes: bring-your-own' needs 'self_run: yes' (machines you can run Kubernetes on)"),
+        (23, "pods: 'self_run: yes' contradicts 'kubernetes: none'; write 'kubernetes: bring-your-own' for machines you can run Kubernetes on"),
+    ]
 
 
 def test_structure_problems(tmp_path: Path) -> None:
@@ -245,7 +275,8 @@ def test_invalid_yaml_is_one_problem_with_its_line(tmp_path: Path) -> None:
         (["infiniband"], [("alpha", "fits"), ("bravo", "verify"), ("delta", "verify"), ("aardvark", "fails"), ("charlie", "fails")]),
         # rdma accepts any RDMA-capable fabric: InfiniBand, RoCE, EFA or unnamed RDMA
         (["rdma"], [("aardvark", "fits"), ("alpha", "fits"), ("bravo", "fits"), ("delta", "verify"), ("charlie", "fails")]),
-        (["self-run"], [("charlie", "fits"), ("aardvark", "fails"), ("alpha", "fails"), ("bravo", "fails"), ("delta", "fails")]),
+        # machines you can run your own cluster on: a managed offering does not decide it either way
+        (["self-run"], [("alpha", "fits"), ("charlie", "fits"), ("bravo", "verify"), ("aardvark", "fails"), ("delta", "fails")]),
         (["kubernetes"], [("aardvark", "fits"), ("alpha", "fits"), ("bravo", "fits"), ("charlie", "fits"), ("delta", "fails")]),
         (["free-control-plane"], [("aardvark", "fits"), ("alpha", "fits"), ("bravo", "fails"), ("charlie", "fails"), ("delta", "fails")]),
         (["spot", "scale-to-zero"], [("alpha", "fits"), ("aardvark", "verify"), ("bravo", "verify"), ("delta", "fails"), ("charlie", "fails")]),
@@ -470,7 +501,7 @@ def test_cli_unknown_need_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_cli_nothing_fits_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(capsys, "--need", "self-run", "--need", "spot", "--lang", "en")
+    code, out, _ = run_cli(capsys, "--need", "self-run", "--need", "efa", "--need", "free-control-plane", "--lang", "en")
     assert code == 1
     assert "No provider in the catalogue fits these needs." in out
 
@@ -488,7 +519,7 @@ def test_cli_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert (alpha["notes"], alpha["notes_vi"]) == (["GPU quotas differ per region."], ["Hạn mức GPU khác nhau theo từng vùng."])
     assert (alpha["met"], alpha["unknown"], alpha["failed"]) == (["mig"], ["mps"], [])
     assert alpha["verify"] == [{"need": "mps", "link": "https://alpha.example/k8s", "note": None}]
-    assert list(alpha["facts"]) == ["kubernetes", "gpu_models", "drivers", "time_slicing", "mig", "mps", "interconnect", "shared_storage", "spot", "control_plane_fee", "scale_to_zero"]
+    assert list(alpha["facts"]) == ["kubernetes", "self_run", "gpu_models", "drivers", "time_slicing", "mig", "mps", "interconnect", "shared_storage", "spot", "control_plane_fee", "scale_to_zero"]
     assert alpha["facts"]["mig"] == {
         "value": "native", "detail": "Pick a MIG profile per node pool.", "detail_vi": "Chọn một MIG profile cho mỗi node pool.",
         "source": "https://alpha.example/mig", "checked": "2026-12-01", "third_party": False, "more_sources": [], "source_date": None,

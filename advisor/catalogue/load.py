@@ -146,7 +146,20 @@ class _Reader:
                     self.problem(f"{pid}: missing fact '{key}' (write 'value: unknown' when the research has none)", *where, "facts")
                 continue
             facts.append(self._fact(pid, key, raw_facts[key], (*where, "facts", key)))
+        self._check_self_run(pid, {fact.key: fact.value for fact in facts}, where)
         return Provider(pid, name.strip(), aliases, tuple(facts), notes, notes_vi, short.strip())
+
+    def _check_self_run(self, pid: str, values: dict[str, Any], where: tuple[Any, ...]) -> None:
+        """`kubernetes: bring-your-own` says the provider's machines are for a cluster you run, and
+        `none` that it offers no Kubernetes at all: `self_run` must not say otherwise, or the needs
+        `kubernetes` and `self-run` would disagree about the same provider."""
+        kubernetes, self_run = values.get("kubernetes"), values.get("self_run")
+        if self_run is None:  # already reported as missing
+            return
+        if kubernetes == "bring-your-own" and self_run != "yes":
+            self.problem(f"{pid}: 'kubernetes: bring-your-own' needs 'self_run: yes' (machines you can run Kubernetes on)", *where, "facts", "self_run")
+        elif kubernetes == "none" and self_run == "yes":
+            self.problem(f"{pid}: 'self_run: yes' contradicts 'kubernetes: none'; write 'kubernetes: bring-your-own' for machines you can run Kubernetes on", *where, "facts", "kubernetes")
 
     def _value(self, pid: str, key: str, raw: Any, where: tuple[Any, ...]) -> str | tuple[str, ...]:
         if isinstance(raw, bool):  # unquoted yes/no in YAML 1.1: the meaning is still clear

@@ -24,6 +24,9 @@ _SHARING = ("native", "self-managed", "no", UNKNOWN)
 # Allowed values per fact; None marks the two list-valued facts, checked separately.
 FACT_VALUES: dict[str, tuple[str, ...] | None] = {
     "kubernetes": ("managed", "bring-your-own", "none", UNKNOWN),
+    # Whether its GPU machines (VMs or bare metal, with root) can run a cluster you operate: a
+    # managed offering and machines for your own cluster are two questions, EC2 answers both.
+    "self_run": ("yes", "no", UNKNOWN),
     "gpu_models": None,
     "drivers": ("provider", "addon", "user", UNKNOWN),
     "time_slicing": _SHARING,
@@ -42,7 +45,7 @@ INTERCONNECTS: tuple[str, ...] = ("infiniband", "roce", "efa", "rdma")
 # need -> (fact, {value that meets it: caveat code ("" when none)}); any other known value fails it.
 VALUE_NEEDS: dict[str, tuple[str, dict[str, str]]] = {
     "managed": ("kubernetes", {"managed": ""}),
-    "self-run": ("kubernetes", {"bring-your-own": ""}),
+    "self-run": ("self_run", {"yes": ""}),
     "kubernetes": ("kubernetes", {"managed": "", "bring-your-own": "bring_your_own"}),
     "mig": ("mig", {"native": "", "self-managed": "self_managed"}),
     "time-slicing": ("time_slicing", {"native": "", "self-managed": "self_managed"}),

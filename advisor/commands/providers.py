@@ -123,6 +123,7 @@ def _text(catalogue: Catalogue, needs: tuple[str, ...], shown: list[ProviderMatc
             out.append(f"    {label}: {clean(text)}")
 
         row(fact_label("kubernetes", lang), value_text(provider.fact("kubernetes"), lang))
+        row(fact_label("self_run", lang), value_text(provider.fact("self_run"), lang))
         row(fact_label("gpu_models", lang), value_text(provider.fact("gpu_models"), lang))
         sharing = []
         for key in ("time_slicing", "mig", "mps"):

@@ -200,6 +200,15 @@ def test_spot_batch_jobs_on_a_self_run_cluster(tree: Tree) -> None:
     assert "spot-nodes" in rec.kb
 
 
+@pytest.mark.parametrize(("control_plane", "needs_sharing"), [("managed", True), ("self-run", False)])
+def test_only_a_managed_cluster_asks_providers_for_its_sharing_mode(tree: Tree, control_plane: str, needs_sharing: bool) -> None:
+    """On a cluster you run, you switch time-slicing on yourself on any provider's machines: the
+    catalogue's sharing facts (about managed offerings) must not filter the providers."""
+    rec = _rec(tree, workload="batch", gpu_fraction="yes", isolation="soft", concurrent="no", control_plane=control_plane, team_ops="yes")
+    assert rec.gpu_sharing == ("time-slicing",)
+    assert ("time-slicing" in rec.needs) is needs_sharing
+
+
 def test_self_run_without_anyone_to_operate_it_is_cautioned(tree: Tree) -> None:
     rec = _rec(tree, workload="batch", control_plane="self-run", team_ops="no")
     assert rec.deployment == "self-run-k8s"

@@ -97,6 +97,16 @@ def test_a_backtick_in_a_text_is_reported_on_its_line(tmp_path: Path, known_ids:
     assert found == [(33, "question 'idle' text in 'en' holds a backtick: texts are plain text, and an export prints it as written")]
 
 
+def test_provider_sharing_must_be_true_or_false(tmp_path: Path, known_ids: set[str]) -> None:
+    text = (TREES / "valid.yaml").read_text(encoding="utf-8").replace(
+        '    label: {en: "Managed Kubernetes", vi: "Kubernetes được quản lý"}\n',
+        '    label: {en: "Managed Kubernetes", vi: "Kubernetes được quản lý"}\n    provider_sharing: "no"\n',
+    )
+    (tmp_path / "t.yaml").write_text(text, encoding="utf-8")
+    found = [(p.line, p.message) for p in tree_problems(tmp_path / "t.yaml", known_ids)]
+    assert found == [(11, "deployments 'managed-k8s': provider_sharing must be true or false")]
+
+
 def test_missing_file_is_one_problem(tmp_path: Path) -> None:
     problems = tree_problems(tmp_path / "nope.yaml", set())
     assert len(problems) == 1 and "cannot read file" in problems[0].message

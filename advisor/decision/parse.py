@@ -90,6 +90,15 @@ class TreeReader:
                 self.report(self.line(*where, lang), f"{name} has text in unknown language '{lang}'")
         return Text.of(found)
 
+    def flag(self, value: Any, where: tuple[Any, ...], name: str, default: bool) -> bool:
+        """An optional true/false; `default` when absent or after a problem."""
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            self.report(self.line(*where), f"{name} must be true or false")
+            return default
+        return value
+
     def kb_ids(self, value: Any, where: tuple[Any, ...], name: str) -> tuple[str, ...]:
         return self.strings(value, where, f"{name} kb", VALUE_PATTERN)
 
@@ -160,7 +169,8 @@ def _read_choices(reader: TreeReader, section: str) -> tuple[Choice, ...]:
         label = reader.text(item.get("label"), (section, index, "label"), f"{section} '{value}' label")
         needs = reader.strings(item.get("needs"), (section, index, "needs"), f"{section} '{value}': needs", VALUE_PATTERN)
         models = reader.strings(item.get("models"), (section, index, "models"), f"{section} '{value}': models")
-        choices.append(Choice(value, label, needs, reader.line(section, index, "value"), models))
+        provider_sharing = reader.flag(item.get("provider_sharing"), (section, index, "provider_sharing"), f"{section} '{value}': provider_sharing", True)
+        choices.append(Choice(value, label, needs, reader.line(section, index, "value"), models, provider_sharing))
     return tuple(choices)
 
 

@@ -77,9 +77,13 @@ def recommend(session: Session) -> Recommendation:
     checklist = tuple(item for item in tree.checklist if item.id in check_ids)
 
     needs: dict[str, None] = {}
-    for choice in (*tree.deployments, *tree.sharing_modes):
-        if choice.value == deployment or choice.value in sharing:
-            needs.update(dict.fromkeys(choice.needs))
+    chosen = next((choice for choice in tree.deployments if choice.value == deployment), None)
+    if chosen is not None:
+        needs.update(dict.fromkeys(chosen.needs))
+    if chosen is None or chosen.provider_sharing:
+        for choice in tree.sharing_modes:
+            if choice.value in sharing:
+                needs.update(dict.fromkeys(choice.needs))
     for item in checklist:
         needs.update(dict.fromkeys(item.needs))
     for rule in ordered:

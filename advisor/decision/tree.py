@@ -162,6 +162,9 @@ class Choice(NamedTuple):
     needs: tuple[str, ...] = ()
     line: int = 0
     models: tuple[str, ...] = ()  # a card's GPU models, as the provider catalogue names them
+    # A deployment's: whether the provider's sharing facts decide the sharing modes' needs (false
+    # on a cluster you run, where you set sharing up yourself on any provider's machines).
+    provider_sharing: bool = True
 
 
 class _TreeRecord(NamedTuple):

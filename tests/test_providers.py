@@ -467,6 +467,18 @@ def test_cli_text_lists_fits_then_verify_and_hides_failures(capsys: pytest.Captu
     assert "\x1b" not in out  # not a terminal: plain text
 
 
+def test_cli_for_a_cluster_you_run_leaves_out_the_managed_offerings_fee(capsys: pytest.CaptureFixture[str]) -> None:
+    """Alpha's control-plane fee and scale to zero are its managed service's: a cluster you run on
+    its machines pays no fee, so a self-run listing does not show them unless asked."""
+    code, out, _ = run_cli(capsys, "--need", "self-run", "--lang", "en")
+    assert code == 0 and "Own cluster on its machines: yes (GPU machines with root access)" in out
+    assert "Control-plane fee" not in out and "Scale to zero" not in out
+    _, out, _ = run_cli(capsys, "--need", "self-run,scale-to-zero", "--lang", "en")
+    assert "Scale to zero: yes" in out and "Control-plane fee" not in out
+    _, out, _ = run_cli(capsys, "--need", "self-run,managed", "--lang", "en")
+    assert "Control-plane fee: free" in out
+
+
 def test_cli_all_shows_why_a_provider_does_not_fit(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run_cli(capsys, "--need", "managed,mig", "--all", "--lang", "en")
     assert code == 0

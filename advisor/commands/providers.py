@@ -99,6 +99,10 @@ def providers_json(catalogue: Catalogue, needs: tuple[str, ...], shown: list[Pro
     }
 
 
+# Facts about a provider's managed Kubernetes, left out of a listing for a cluster you run yourself.
+_MANAGED_FACTS = ("control_plane_fee", "scale_to_zero")
+
+
 def _text(catalogue: Catalogue, needs: tuple[str, ...], shown: list[ProviderMatch], hidden: int, lang: str, root: str) -> str:
     from advisor.i18n import t
     from advisor.catalogue.wording import fact_label, need_label, note_text, reminder, value_text
@@ -111,6 +115,7 @@ def _text(catalogue: Catalogue, needs: tuple[str, ...], shown: list[ProviderMatc
     header = t("prov_cli_header", lang, needs=", ".join(need_label(n, lang) for n in needs)) if needs else t("prov_cli_all", lang)
     out = [style.heading(clean(header)), ""]
     status_style = {"fits": style.accent, "verify": style.bold, "fails": style.dim}
+    self_run_only = "self-run" in needs and not {"managed", "kubernetes"} & set(needs)
     uses_self_managed = False
     for found in shown:
         provider = found.provider
@@ -136,9 +141,10 @@ def _text(catalogue: Catalogue, needs: tuple[str, ...], shown: list[ProviderMatc
                 value += " " + t("prov_third_party", lang)
             sharing.append(f"{fact_label(key, lang)} {value}")
         row(t("prov_cli_sharing", lang), " · ".join(sharing))
-        keys = ["interconnect", "spot", "control_plane_fee", "scale_to_zero"]
         asked = {check.fact for check in found.checks}
-        keys = [key for key in ("drivers", "shared_storage") if key in asked] + keys
+        keys = [key for key in ("drivers", "shared_storage") if key in asked] + ["interconnect", "spot"]
+        # The fee and scale to zero are the managed offering's: a cluster you run pays no such fee.
+        keys += [key for key in _MANAGED_FACTS if key in asked or not self_run_only]
         for key in keys:
             row(fact_label(key, lang), value_text(provider.fact(key), lang))
         for check in found.checks:

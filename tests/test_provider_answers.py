@@ -74,6 +74,10 @@ def fixture_index(fixture_kb: Path) -> SearchIndex:
         # Prices are not in the catalogue: who has the card is, with the note to check prices.
         ("cheapest h100 provider", "providers:gpu:H100", "en"),
         ("ben nao cho thue h100 re nhat", "providers:gpu:H100", "vi"),
+        # FPT Cloud, the Vietnamese provider, by any of its names.
+        ("FPT Cloud có hỗ trợ MIG không?", "provider:fptcloud", "vi"),
+        ("fke gpu co time slicing ko", "provider:fptcloud", "vi"),
+        ("fpt smart cloud vs runpod", "provider:fptcloud+runpod", "en"),
     ],
 )
 def test_fires_on_provider_questions(bundled: SearchIndex, query: str, answer_id: str, lang: str) -> None:

@@ -53,10 +53,10 @@ FLOORS: dict[tuple[str, str], Floor] = {
     # threads no set held and measured before they joined: 54.5 % answered right, 85.5 % top-3,
     # 11.0 % wrong (harder than its earlier rounds: ML platforms and LLM serving); its floors follow
     # the grown set (English 63.3 -> 61.0 % right, Vietnamese 75.7 -> 73.9 %).
-    # On 2026-12-05 (late) it grew again, by 111 questions from two batches gathered that night
-    # (33 `null`), measured before anything was written for them (58.8 and 58.8 % answered right);
-    # English answered right follows the grown set (60.5 -> 60.2 %).
-    ("real-check", "en"): Floor(0.599, 0.90, 0.132, 0.47),
+    # On 2026-12-05 (late) it grew again, by 141 questions from three batches gathered that night
+    # (38 `null`), measured before anything was written for them (58.8, 58.8 and 60.0 % answered
+    # right); English follows the grown set (60.5 -> 60.0 % right, 46.5 -> 47.0 % off-topic answered).
+    ("real-check", "en"): Floor(0.598, 0.90, 0.132, 0.48),
     ("real-check", "vi"): Floor(0.73, 0.93, 0.125, 0.59),
     # real-dev's answers that its labels called wrong or off-topic were judged again, blind to which
     # entry was answered (tests/eval/real-dev.jsonl, "relabelled"): 10 `null` questions that the
@@ -68,11 +68,13 @@ FLOORS: dict[tuple[str, str], Floor] = {
     # failing then; with the knowledge written for them English answers 85.8 % right. 241 more
     # joined whole on 2026-12-05 (67.7 % answered right before any knowledge was written for them);
     # with it, English 87.3 % and Vietnamese 96.7 %, and the floors rose to a question or two under.
-    # 246 more joined whole on 2026-12-05 (late; 62 % answered right before any knowledge was
-    # written for them, 69 % after): English 87.3 -> 84.9 % answered right, 2.2 -> 2.6 % wrong;
-    # Vietnamese 96.7 -> 95.0 % and 1.8 -> 2.2 %. The floors follow, a question or two under.
-    ("real-dev", "en"): Floor(0.847, 0.979, 0.027, 0.45),
-    ("real-dev", "vi"): Floor(0.945, 0.99, 0.025, 0.49),
+    # 306 more joined whole on 2026-12-05 (late), in three batches (63.8 % of their on-topic
+    # questions answered right before any knowledge was written for them, 70.5 % after; one batch
+    # of pasted errors whose `null` questions are nearly all answered): English 87.3 -> 84.7 %
+    # answered right, 2.2 -> 2.9 % wrong, 43.4 -> 45.7 % off-topic answered; Vietnamese 96.7 ->
+    # 94.2 %, 1.8 -> 2.9 %, 42.9 -> 51.6 %. The floors follow, a question or two under.
+    ("real-dev", "en"): Floor(0.845, 0.977, 0.03, 0.465),
+    ("real-dev", "vi"): Floor(0.94, 0.99, 0.031, 0.53),
     ("dev", "all"): Floor(0.87, 0.99, 0.09, 0.05),
     ("holdout", "all"): Floor(0.81, 0.97, 0.13, 0.01),
     ("fresh", "all"): Floor(0.82, 0.96, 0.11, 0.05),

@@ -140,6 +140,20 @@ def test_same_question_on_two_entries_even_after_folding(tiny_kb: Path) -> None:
     assert any(m.startswith("kb/vi/pizza-oven.md:") and "question 'lò pizza nóng bao nhiêu độ' is also on kb/vi/grill.md" in m for m in found)
 
 
+def test_a_question_or_source_listed_twice_in_one_entry_is_a_warning(tiny_kb: Path) -> None:
+    path = write_entry(tiny_kb, "en", "pizza-oven", questions=["how hot is a pizza oven", "a", "b", "How hot is a pizza oven?"])
+    text = path.read_text(encoding="utf-8").replace('  - "seed: test"', '  - {title: "Oven guide", url: "https://example.org/oven"}\n  - {title: "Oven guide again", url: "https://example.org/oven"}')
+    path.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    kb = load_knowledge(tiny_kb)
+    assert kb.get("pizza-oven", "en") is not None  # still loaded: a repeat is untidy, not broken
+    repeats = [p for p in collection_problems(kb, tiny_kb) if p.path == "kb/en/pizza-oven.md" and "listed twice" in p.message]
+    assert [(p.line, p.message, p.warning) for p in repeats] == [
+        (lines.index('  - "How hot is a pizza oven?"') + 1, "question 'How hot is a pizza oven?' is listed twice", True),
+        (lines.index('  - {title: "Oven guide again", url: "https://example.org/oven"}') + 1, "source https://example.org/oven is listed twice", True),
+    ]
+
+
 def test_too_few_questions(tiny_kb: Path) -> None:
     write_entry(tiny_kb, "en", "pizza-oven", questions=["only one"])
     assert any("'questions' needs at least 4 phrasings, found 1" in m for m in messages(tiny_kb))

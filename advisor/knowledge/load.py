@@ -327,7 +327,8 @@ def in_file_order(problems: list[Problem], files: list[Path], root: Path) -> lis
 
 
 def collection_problems(kb: KnowledgeBase, root: Path) -> list[Problem]:
-    """Problems that only show across entries: translations, related ids, repeated questions."""
+    """Problems that only show across entries (translations, related ids, questions two entries
+    share) and repeats within one (a question or a source listed twice)."""
     problems: list[Problem] = []
     by_id: dict[str, dict[str, Entry]] = {}
     for entry in kb.entries:
@@ -361,15 +362,22 @@ def collection_problems(kb: KnowledgeBase, root: Path) -> list[Problem]:
             other = first_seen.get(key)
             if other is None:
                 first_seen[key] = entry
+            elif other is entry:  # a slip when phrasings are added by hand; it weighs the wording twice
+                problems.append(Problem(display, _line_of(text, question, last=True), f"question '{question}' is listed twice", warning=True))
             elif other.id != entry.id:  # the same wording in both languages of one entry is fine
                 problems.append(
                     Problem(display, _line_of(text, question), f"question '{question}' is also on {display_path(Path(other.path), root)}")
                 )
+        cited: set[str] = set()
+        for _, url in entry.sources:
+            if url in cited:
+                problems.append(Problem(display, _line_of(text, url, last=True), f"source {url} is listed twice", warning=True))
+            elif url:
+                cited.add(url)
     return problems
 
 
-def _line_of(text: str, needle: str) -> int:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if needle in line:
-            return number
-    return 1
+def _line_of(text: str, needle: str, last: bool = False) -> int:
+    """The number of the first line (or the `last`) holding `needle`; 1 when none does."""
+    found = [number for number, line in enumerate(text.splitlines(), start=1) if needle in line]
+    return (found[-1] if last else found[0]) if found else 1

@@ -111,6 +111,11 @@ def test_diacritics_do_not_change_the_answer(bundled) -> None:
         ("what to do when a gpu pod is pending", "en"),
         ("`nvidia-smi` shows no processes in my pod", "en"),
         ("insmod nvidia.ko fails with Key was rejected by service", "en"),  # "ko" of a file name
+        # An error line an entry lists is quoted too, backquotes or not, with its own stop words.
+        ("rtx 5090 bao sm_120 is not compatible with the current PyTorch installation", "vi"),
+        ("gke node pool loi Cannot use default machine type (e2-medium) with GPUs", "vi"),
+        ("how do I fix Failed to initialize NVML: Driver/library version mismatch", "en"),
+        ("Failed to initialize NVML: Driver/library version mismatch", "en"),  # the error alone is the clue
     ],
 )
 def test_language_detection(bundled, query: str, lang: str | None) -> None:

@@ -27,7 +27,18 @@ def quoted_errors(index: SearchIndex, words: list[str]) -> dict[int, int]:
     counts as quoted when most of it is, in one run: logs word the same error with another prefix
     ("could not load NVML library" for "Failed to initialize NVML: could not load NVML library").
     """
-    found: dict[int, tuple[int, int]] = {}  # topic -> (start, end) of its best run in `words`
+    found = _quoted_runs(index, words)
+    return {topic: _length(span) for topic, span in found.items() if not _outquoted(span, found.values())}
+
+
+def quoted_spans(index: SearchIndex, words: list[str]) -> list[tuple[int, int]]:
+    """The stretches of `words` (start, end exclusive) that quote a listed error line."""
+    return sorted(set(_quoted_runs(index, words).values()))
+
+
+def _quoted_runs(index: SearchIndex, words: list[str]) -> dict[int, tuple[int, int]]:
+    """Topic -> (start, end) in `words` of the longest run that quotes one of its error lines."""
+    found: dict[int, tuple[int, int]] = {}
     table = index.error_lines
     if not table:
         return {}
@@ -48,7 +59,7 @@ def quoted_errors(index: SearchIndex, words: list[str]) -> dict[int, int]:
             telling = max(rarity[word] for word in run) >= TELLING_SHARE * max(rarity.values())
             if share >= QUOTED_SHARE and telling:
                 found[topic] = (end - len(run), end)
-    return {topic: _length(span) for topic, span in found.items() if not _outquoted(span, found.values())}
+    return found
 
 
 def _length(span: tuple[int, int] | None) -> int:

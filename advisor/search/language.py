@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from advisor.search.errors import quoted_spans
 from advisor.search.index import SearchIndex
 from advisor.textnorm import has_vietnamese_letters
 
@@ -25,15 +26,68 @@ def detect_language(index: SearchIndex, query: str) -> str | None:
 
     Words between backquotes are what the asker quoted (an error, a command), not how they write:
     "vcjob pending hoai, event `1/0 tasks in gang unschedulable: pod group is not ready`" is asked
-    in Vietnamese. Nor are the pieces of names: the "ko" of "nvidia.ko" is no Vietnamese "không".
+    in Vietnamese. So is an error line an entry lists, quoted without backquotes: "rtx 5090 bao sm_120
+    is not compatible with the current PyTorch installation". Nor are the pieces of names: the "ko"
+    of "nvidia.ko" is no Vietnamese "không".
     """
     if has_vietnamese_letters(query):
         return "vi"
-    words = index.analyzer.words(_prose(QUOTED_CODE.sub(" ", query))) or index.analyzer.words(query)
-    scores = {lang: sum(1 for w in words if w in markers) for lang, markers in index.markers.items()}
-    if not scores:
-        return None
+    text = QUOTED_CODE.sub(" ", query)
+    prose = _prose(text)
+    words = index.analyzer.words(prose) or index.analyzer.words(query)
+    scores = _marker_counts(index, words)
+    if len(_languages_of_own_words(index, words)) > 1:  # words of both: the asker's own may tell
+        own = _decided(_marker_counts(index, index.analyzer.words(_prose(_outside_error_lines(index, text)))))
+        if own is not None:
+            return own
+    return _decided(scores)
+
+
+def _decided(scores: dict[str, int]) -> str | None:
+    """The language with the most marker words, if one has more than any other."""
     ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)
-    if ranked[0][1] == 0 or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
+    if not ranked or ranked[0][1] == 0 or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
         return None
     return ranked[0][0]
+
+
+def _marker_counts(index: SearchIndex, words: list[str]) -> dict[str, int]:
+    return {lang: sum(1 for word in words if word in markers) for lang, markers in index.markers.items()}
+
+
+def _languages_of_own_words(index: SearchIndex, words: list[str]) -> set[str]:
+    """The languages that some of `words` are a marker of and no other language's ("the" is a
+    Vietnamese word as well as an English one, "with" only English)."""
+    found: set[str] = set()
+    for word in set(words):
+        langs = [lang for lang, markers in index.markers.items() if word in markers]
+        if len(langs) == 1:
+            found.add(langs[0])
+    return found
+
+
+def _outside_error_lines(index: SearchIndex, text: str) -> str:
+    """`text` without the stretches that quote a listed error line, nor the stop words of the
+    error's language around them ("is not compatible with the ...")."""
+    pieces = text.split()
+    words: list[str] = []
+    piece_of: list[int] = []  # the piece of `text` each word comes from
+    for number, piece in enumerate(pieces):
+        for word in index.analyzer.words(piece):
+            words.append(word)
+            piece_of.append(number)
+    noise = [index.analyzer.is_noise(word) for word in words]
+    content = [at for at, is_noise in enumerate(noise) if not is_noise]
+    quoted: set[int] = set()
+    for start, end in quoted_spans(index, [words[at] for at in content]):
+        first, last = content[start], content[end - 1]
+        inside = words[first : last + 1]
+        counts = {name: sum(word in markers for word in inside) for name, markers in index.markers.items()}
+        lang = max(counts, key=counts.__getitem__, default=None)
+        around = index.markers[lang] if lang is not None and counts[lang] else []
+        while first > 0 and noise[first - 1] and words[first - 1] in around:
+            first -= 1
+        while last + 1 < len(words) and noise[last + 1] and words[last + 1] in around:
+            last += 1
+        quoted.update(piece_of[first : last + 1])
+    return " ".join(piece for number, piece in enumerate(pieces) if number not in quoted)

@@ -81,8 +81,7 @@ def _outside_error_lines(index: SearchIndex, text: str) -> str:
     quoted: set[int] = set()
     for start, end in quoted_spans(index, [words[at] for at in content]):
         first, last = content[start], content[end - 1]
-        inside = words[first : last + 1]
-        counts = {name: sum(word in markers for word in inside) for name, markers in index.markers.items()}
+        counts = _marker_counts(index, words[first : last + 1])
         lang = max(counts, key=counts.__getitem__, default=None)
         around = index.markers[lang] if lang is not None and counts[lang] else []
         while first > 0 and noise[first - 1] and words[first - 1] in around:

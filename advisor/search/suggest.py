@@ -14,7 +14,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from advisor.search.index import PHRASE_FIELDS, SearchIndex
 from advisor.search.language import detect_language
@@ -140,8 +140,9 @@ class QuestionSuggester:
         questions = [phrase for phrase in range(begin, end) if index.phrase_entry[phrase] == entry and index.phrase_field[phrase] == _QUESTION]
         if not questions:
             return str(index.meta(entry).title)
-        best = max(questions, key=lambda phrase: (fuzz.token_set_ratio(typed, self._fold(phrase)), -phrase))
-        return str(index.phrase_text[best])
+        # One rapidfuzz call for all of them; of equal ratios the first (lowest numbered) wins.
+        _, _, best = process.extractOne(typed, [self._fold(phrase) for phrase in questions], scorer=fuzz.token_set_ratio)
+        return str(index.phrase_text[questions[best]])
 
     def _fold(self, phrase: int) -> str:
         """An authored phrase's words, stop words kept (closeness to what was typed)."""

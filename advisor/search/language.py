@@ -33,14 +33,12 @@ def detect_language(index: SearchIndex, query: str) -> str | None:
     if has_vietnamese_letters(query):
         return "vi"
     text = QUOTED_CODE.sub(" ", query)
-    prose = _prose(text)
-    words = index.analyzer.words(prose) or index.analyzer.words(query)
-    scores = _marker_counts(index, words)
+    words = index.analyzer.words(_prose(text)) or index.analyzer.words(query)
     if len(_languages_of_own_words(index, words)) > 1:  # words of both: the asker's own may tell
         own = _decided(_marker_counts(index, index.analyzer.words(_prose(_outside_error_lines(index, text)))))
         if own is not None:
             return own
-    return _decided(scores)
+    return _decided(_marker_counts(index, words))
 
 
 def _decided(scores: dict[str, int]) -> str | None:

@@ -163,10 +163,11 @@ def test_lookup_and_postings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
             postings["nope"]
 
 
-def test_file_ints_behave_as_a_memoryview(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    values = list(range(-5, 100, 3))
-    for _, found in _both(tmp_path, {}, {"v": array("q", values).tobytes()}, monkeypatch):
-        view = found["v"].cast("q")
+@pytest.mark.parametrize("code", ["q", "i", "f"])
+def test_file_ints_behave_as_a_memoryview(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: str) -> None:
+    values = list(array(code, [value / 4 if code == "f" else value for value in range(-5, 100, 3)]))  # floats a float32 holds exactly
+    for _, found in _both(tmp_path, {}, {"v": array(code, values).tobytes()}, monkeypatch):
+        view = found["v"].cast(code)
         assert len(view) == len(values) and list(view) == values
         assert view[0] == values[0] and view[-1] == values[-1] and list(view[3:7]) == values[3:7]
         with pytest.raises(IndexError):

@@ -345,7 +345,7 @@ class FileSection:
 
 
 class FileInts:
-    """An int array in a `FileSection`, as `memoryview.cast(code)` would give for bytes in memory."""
+    """An int (or float) array in a `FileSection`, as `memoryview.cast(code)` would give for bytes in memory."""
 
     __slots__ = ("_section", "_code", "_size", "_length")
 
@@ -370,6 +370,8 @@ class FileInts:
             item += self._length
         if not 0 <= item < self._length:
             raise IndexError("index out of range")
+        if self._code in "fd":
+            return memoryview(self._section[item * size : item * size + size]).cast(self._code)[0]  # type: ignore[call-overload]
         return int.from_bytes(self._section[item * size : item * size + size], sys.byteorder, signed=True)
 
     def __iter__(self) -> Iterator[int]:

@@ -29,6 +29,7 @@ from advisor.search import tables
 from advisor.search.analysis import Analyzer
 from advisor.search.features import Analysed, analyse
 from advisor.search.index import INDEX_VERSION, MAX_TOPICS
+from advisor.search.learned import WEIGHTS_FILE, read_weights
 from advisor.search.postings import Postings
 
 # Extra plain data to store beside the index: given the analyzer and a word's topic count.
@@ -40,6 +41,7 @@ def build(root: str | os.PathLike[str], attach: Attach | None, progress: Callabl
     `tables.Spill` to stream from. `progress(files read, files)` follows the reading."""
     from pathlib import Path
 
+    from advisor.files import display_path
     from advisor.knowledge.load import entry_groups, in_file_order, load_lexicon
     from advisor.problems import Problem
 
@@ -66,7 +68,9 @@ def build(root: str | os.PathLike[str], attach: Attach | None, progress: Callabl
 
             raise DataError(Problem(str(root), 0, f"{len(builder.topics):,} entry ids: an index holds at most {MAX_TOPICS:,}"))
         problems += in_file_order(found, files, folder) + lexicon_problems
-        return builder.finish(lexicon, problems, attach)
+        weights_path = folder / WEIGHTS_FILE
+        learned = read_weights(str(weights_path), display_path(weights_path, folder), builder.topics, problems)
+        return builder.finish(lexicon, problems, attach, learned)
     finally:
         if enabled:
             gc.enable()
@@ -274,8 +278,9 @@ class _Builder:
         numbering.update(zip(filterfalse(numbering.__contains__, words), count(len(numbering))))
         self.postings.add_part(postings, list(map(numbering.__getitem__, words)))
 
-    def finish(self, lexicon: Any, problems: list[Any], attach: Attach | None) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The header (plain data) and sections of the index."""
+    def finish(self, lexicon: Any, problems: list[Any], attach: Attach | None, learned: dict[str, bytes]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The header (plain data) and sections of the index; `learned`: the sections of its
+        learned weights (`advisor.search.learned.read_weights`)."""
         words = list(self.words)
         word_lengths = self.postings.word_counts(len(words))
         frequency = dict(zip(words, word_lengths.tolist()))
@@ -298,6 +303,7 @@ class _Builder:
         sections["features"], sections["feature_offsets"], sections["feature_table"] = tables.pack_table(words)
         sections["pairs"], sections["posting_starts"], sections["postings"] = self.postings.pack(word_lengths)
         sections["vocabulary"] = vocabulary_text
+        sections.update(learned)
         sections["attached"] = marshal.dumps({key: value for key, value in extra.items() if key != "problems" and not key.endswith("_triggers")})
         header = {
             "version": INDEX_VERSION,

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from advisor.search import storage, tables
 from advisor.search.analysis import Analyzer
+from advisor.search.learned import Weights
 from advisor.problems import Problem
 
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Bump when the index layout or the analysis changes: old caches are then rebuilt.
-INDEX_VERSION = 31
+INDEX_VERSION = 32
 # Field weights in sixteenths, packed beside the topic number in one int32 posting. A token the
 # authors put in a large share of a topic's phrasings earns up to FOCUS_BONUS more: it is what the
 # topic is about, not a word it mentions ("mig" for the MIG entry, not for the AKS one).
@@ -95,6 +96,8 @@ class SearchIndex:
         self.postings = tables.Postings(features, sections["posting_starts"], sections["postings"], sections["pairs"])
         # How much text each topic has, the `mass` of all its words (`advisor.search.likelihood`).
         self.topic_size: Sequence[int] = sections["topic_size"].cast("i")
+        # Weights learnt from real questions (`advisor.search.learned`); empty without the file.
+        self.learned = Weights(sections)
         self.markers: dict[str, list[str]] = data["markers"]
         self.problems = [Problem(*p) for p in data["problems"]]
         self.analyzer = Analyzer(frozenset(data["stopwords"]), {k: tuple(v) for k, v in data["synonyms"].items()}, data["canonical"])

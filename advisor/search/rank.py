@@ -1,12 +1,13 @@
 """The answer engine: rank knowledge topics for a free-text question and decide if it is answered.
 
-Ranking blends two signals, then a third. A lexical score sums, over the query's meaningful
+Ranking blends two signals, then two more. A lexical score sums, over the query's meaningful
 tokens and bigrams, each token's rarity (idf) times the weight of the field it matched in a
 topic; divided by the query's own total it says how much of the question a topic explains, which
 is what rejects off-topic questions. A fuzzy score (rapidfuzz over the topic's titles, alternate
 questions and keywords) rewards phrasings close to one the authors wrote. Both lean on what the
 authors wrote where it weighs most, so a naive Bayes reading of each topic's whole text gives the
-best few a second opinion, blended into their scores (`advisor.search.likelihood`). Typos are
+best few a second opinion, blended into their scores (`advisor.search.likelihood`), and a linear
+model learnt from the questions real users asked a third (`advisor.search.learned`). Typos are
 repaired token by token against the index vocabulary before scoring (`advisor.search.spelling`).
 """
 
@@ -19,6 +20,7 @@ from itertools import chain
 
 from rapidfuzz import fuzz
 
+from advisor.search import learned
 from advisor.search.confidence import ANSWER_CONFIDENCE, Signals, answer_confidence
 from advisor.search.errors import quoted_errors
 from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, POSTING_BITS, SearchIndex, decode_posting
@@ -197,6 +199,7 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     candidates += [topic for topic in quoted if topic not in candidates and topic in scores]
     hits = _best_hits(index, normalized, candidates, scores, total, answer_lang, max(limit, SUGGESTIONS, LIKELIHOOD_HITS), quoted)
     hits, share_of = _second_opinion(index, hits, [(word, index.idf(word) * confidence) for word, confidence in resolved])
+    hits = _learned_opinion(index, hits, repaired)
     hits = _home_first(index, hits, AMBIGUITY_MARGIN if len(resolved) > 1 else LONE_TERM_MARGIN)
     known = sum(1 for token, _ in resolved if "_" not in token)
     unknown_share = 1.0 - known / max(known + round(unknown_mass / (index.unknown_idf * UNKNOWN_TOKEN_SHARE)), 1)
@@ -274,6 +277,17 @@ def _second_opinion(index: SearchIndex, hits: list[Hit], words: list[tuple[str, 
     hits = [hit._replace(score=round(blended(hit.score, share_of.get(hit.topic, 0.0)), 1)) for hit in hits]
     hits.sort(key=lambda hit: (-hit.score, hit.topic))
     return hits, share_of
+
+
+def _learned_opinion(index: SearchIndex, hits: list[Hit], words: list[str]) -> list[Hit]:
+    """The hits with the learned model's decision blended into their scores, best first
+    (`advisor.search.learned`); as they were when the index has no learned weights."""
+    if not index.learned:
+        return hits
+    decisions = index.learned.decisions(words, [index.topic_of(hit.topic) or 0 for hit in hits])
+    hits = [hit._replace(score=round(learned.blended(hit.score, decision), 1)) for hit, decision in zip(hits, decisions)]
+    hits.sort(key=lambda hit: (-hit.score, hit.topic))
+    return hits
 
 
 def _home_first(index: SearchIndex, hits: list[Hit], margin: float) -> list[Hit]:

@@ -1,0 +1,123 @@
+"""Train the learned opinion (`advisor.search.learned`) and write knowledge/learned-weights.tsv.
+
+    python -m tests.eval.train          # train on the entries and real-dev, write the weights
+    python -m tests.eval.train --dry    # train and print what it would write, write nothing
+
+One example per piece of each entry's text (its title, each alternate question, its keywords,
+each error line, each heading, each paragraph of the body), and each labelled on-topic question
+of `real-dev` (`TRAIN`), which counts `QUESTION_WEIGHT` times as much: the entries say what they
+answer, the questions how users ask it. Every text is read into words exactly as a question is
+when it is asked (`advisor.search.rank._query_tokens`), then `advisor.search.learned.features`.
+A linear support vector machine (scikit-learn's LinearSVC, one entry against the rest) learns
+the weights; each entry keeps its `KEEP` largest, which loses almost nothing of what it ranks
+and keeps the file small. Never trained on `real-check` or `real-test`: they judge it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+from advisor.knowledge.load import load_knowledge
+from advisor.library import open_index
+from advisor.paths import bundled_knowledge_dir
+from advisor.search.index import SearchIndex
+from advisor.search.language import detect_language
+from advisor.search.learned import INTERCEPT, WEIGHTS_FILE, features
+from advisor.search.rank import MAX_QUERY_CHARS, _query_tokens
+from tests.eval.report import load_questions
+
+TRAIN = ("real-dev", "dev")
+QUESTION_WEIGHT = 3.0
+# The regularisation of the support vector machine (scikit-learn's C); 0.1 and 1 did worse on
+# real-check than 0.5.
+STRENGTH = 0.5
+KEEP = 500
+# A word or pair met in fewer examples than this is left out: it is most of the features, and a
+# question is unlikely to meet it again.
+MIN_EXAMPLES = 2
+# A paragraph shorter than this is a line of a list or a code fence, not text to learn from.
+MIN_PARAGRAPH = 40
+HEADER = (
+    "# Learned weights of advisor.search.learned: feature<TAB>idf<TAB>entry:weight ...\n"
+    "# Written by `python -m tests.eval.train` from the entries and tests/eval/real-dev.jsonl; train again, do not edit.\n"
+)
+
+
+def words(index: SearchIndex, text: str) -> list[str]:
+    """`text` read into words as `advisor.search.rank.search` reads a question."""
+    text = text[:MAX_QUERY_CHARS]
+    return _query_tokens(index, text, detect_language(index, text))[1]
+
+
+def examples(root: Path, index: SearchIndex) -> tuple[list[list[str]], list[str], list[float]]:
+    """(words, entry id, weight) of every training example."""
+    texts: list[tuple[str, str, float]] = []
+    for entry in load_knowledge(root).entries:
+        pieces = [entry.title, *entry.questions, " ".join(entry.keywords), *entry.errors, *entry.headings]
+        pieces += [part for part in entry.body.split("\n\n") if len(part) >= MIN_PARAGRAPH]
+        texts += [(piece, entry.id, 1.0) for piece in pieces]
+    for name in TRAIN:
+        texts += [(item["q"], item["expect"], QUESTION_WEIGHT) for item in load_questions(name) if item["expect"]]
+    read = [(words(index, text), label, weight) for text, label, weight in texts]
+    read = [example for example in read if example[0]]
+    return [w for w, _, _ in read], [label for _, label, _ in read], [weight for _, _, weight in read]
+
+
+def train(examples_words: list[list[str]], labels: list[str], weights: list[float]) -> str:
+    """The weights file's text: idf of each feature, each entry's `KEEP` largest weights."""
+    import numpy
+    from scipy.sparse import csr_matrix
+    from sklearn.svm import LinearSVC
+
+    counted = [features(example) for example in examples_words]
+    frequency: dict[str, int] = {}
+    for vector in counted:
+        for feature in vector:
+            frequency[feature] = frequency.get(feature, 0) + 1
+    names = sorted(feature for feature, count in frequency.items() if count >= MIN_EXAMPLES)
+    number = {name: position for position, name in enumerate(names)}
+    total = len(counted)
+    idf = [math.log((1 + total) / (1 + frequency[name])) + 1 for name in names]  # scikit-learn's smoothed idf
+    rows, columns, values = [], [], []
+    for row, vector in enumerate(counted):
+        scaled = {number[feature]: count * idf[number[feature]] for feature, count in vector.items() if feature in number}
+        norm = math.sqrt(sum(value * value for value in scaled.values())) or 1.0
+        for column, value in scaled.items():
+            rows.append(row)
+            columns.append(column)
+            values.append(value / norm)
+    matrix = csr_matrix((values, (rows, columns)), shape=(total, len(names)))
+    model = LinearSVC(C=STRENGTH).fit(matrix, labels, sample_weight=numpy.asarray(weights))
+    coefficients, intercepts = model.coef_, model.intercept_
+    if len(model.classes_) == 2:  # one row, for the second entry: the first's is its opposite
+        coefficients, intercepts = numpy.vstack([-coefficients, coefficients]), numpy.concatenate([-intercepts, intercepts])
+    kept: dict[int, list[str]] = {}
+    for entry_number, entry in enumerate(model.classes_):
+        row = coefficients[entry_number]
+        for column in numpy.argsort(-numpy.abs(row), kind="stable")[:KEEP]:
+            if row[column]:
+                kept.setdefault(int(column), []).append(f"{entry}:{row[column]:.4f}")
+    lines = [HEADER.rstrip("\n"), f"{INTERCEPT}\t\t" + " ".join(f"{entry}:{value:.4f}" for entry, value in zip(model.classes_, intercepts))]
+    # Every feature keeps its idf, weights or not: a question's vector is normalised over all of them.
+    lines += [f"{name}\t{idf[column]:.4f}\t{' '.join(sorted(kept.get(column, ())))}" for column, name in enumerate(names)]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dry", action="store_true", help="print a summary, write nothing")
+    args = parser.parse_args()
+    root = bundled_knowledge_dir()
+    index = open_index(root)
+    text = train(*examples(root, index))
+    if args.dry:
+        print(f"{text.count(chr(10)) - 3} features, {len(text):,} bytes")
+        return
+    (root / WEIGHTS_FILE).write_text(text, encoding="utf-8")
+    print(f"wrote {root / WEIGHTS_FILE}")
+
+
+if __name__ == "__main__":
+    main()

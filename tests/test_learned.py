@@ -1,0 +1,113 @@
+"""The learned opinion (`advisor.search.learned`): its file, how it reads a question, and the
+trainer that writes it (`tests.eval.train`)."""
+
+from __future__ import annotations
+
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from advisor.cli import main
+from advisor.library import open_index
+from advisor.paths import bundled_knowledge_dir
+from advisor.search.learned import INTERCEPT, WEIGHTS_FILE, blended, features, read_weights
+from advisor.search.rank import search
+from tests.eval.train import train
+
+WEIGHTS = f"# a comment\n{INTERCEPT}\t\tpizza-oven:0.5 bread-dough:-0.5\noven\t2.0\tbread-dough:0.8\nsourdough\t3.0\tbread-dough:1.5\n"
+
+
+def test_features_are_words_and_pairs_counted_sublinearly() -> None:
+    found = features(["oven", "oven", "pizza"])
+    assert found == {"oven": 1.0 + math.log(2), "pizza": 1.0, "oven_oven": 1.0, "oven_pizza": 1.0}
+
+
+@given(st.floats(0, 100), st.floats(allow_nan=False, allow_infinity=True))
+def test_a_blended_score_stays_a_score(score: float, decision: float) -> None:
+    assert 0.0 <= blended(score, decision) <= 100.0
+
+
+def test_a_folder_without_weights_ranks_without_them(tiny_kb: Path) -> None:
+    index = open_index(tiny_kb, use_cache=False)
+    assert not index.learned
+    assert index.learned.decisions(["oven"], [0, 1]) == [0.0, 0.0]
+
+
+def test_the_weights_move_each_hit_by_the_model_decision(tiny_kb: Path, tmp_path: Path) -> None:
+    question = "pizza oven"
+    plain = {hit.topic: hit.score for hit in search(open_index(tiny_kb, use_cache=False), question).hits}
+    learned_kb = tmp_path / "learned" / "kb"
+    shutil.copytree(tiny_kb, learned_kb)
+    (learned_kb / WEIGHTS_FILE).write_text(WEIGHTS, encoding="utf-8")
+    index = open_index(learned_kb, use_cache=False)
+    assert index.learned and not index.problems
+    # "oven" is the only word of the question the model knows: its vector is (oven: 1) once
+    # normalised, so each decision is the intercept plus the weight of "oven".
+    expected = {"pizza-oven": 0.5, "bread-dough": -0.5 + 0.8}
+    hits = search(index, question).hits
+    assert {hit.topic: hit.score for hit in hits} == {topic: round(blended(plain[topic], expected[topic]), 1) for topic in plain}
+    assert [hit.score for hit in hits] == sorted((hit.score for hit in hits), reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("oven 2.0 pizza-oven:1", "expected 'feature<TAB>idf<TAB>entry:weight"),
+        ("oven\tmany\tpizza-oven:1", "idf 'many' is not a number"),
+        ("oven\t-1\tpizza-oven:1", "idf '-1' is not a non-negative number"),
+        ("oven\t2\tpizza-oven=1", "'pizza-oven=1' is not 'entry:weight'"),
+        ("oven\t2\tpizza-oven:nan", "'pizza-oven:nan' is not 'entry:weight'"),
+        ("sourdough\t2\tbread-dough:1", "feature 'sourdough' is listed twice"),
+    ],
+)
+def test_a_line_that_cannot_be_read_is_a_problem_with_its_line(tiny_kb: Path, capsys: pytest.CaptureFixture[str], line: str, message: str) -> None:
+    (tiny_kb / WEIGHTS_FILE).write_text(WEIGHTS + line + "\n", encoding="utf-8")
+    assert main(["ask", "--kb", str(tiny_kb), "pizza oven temperature"]) == 0  # the rest of the file still counts
+    assert main(["check", "--kb", str(tiny_kb)]) == 1
+    captured = capsys.readouterr()
+    assert f"kb/{WEIGHTS_FILE}:5: {message}" in captured.err
+
+
+def test_weights_for_an_entry_the_folder_lacks_are_skipped(tmp_path: Path) -> None:
+    problems: list = []
+    path = tmp_path / WEIGHTS_FILE
+    path.write_text(f"{INTERCEPT}\t\tgone:3 kept:1\nword\t1.5\tgone:2 kept:0.5\n", encoding="utf-8")
+    sections = read_weights(str(path), WEIGHTS_FILE, ["kept"], problems)
+    assert not problems
+    assert sections["learned_intercepts"] and len(sections["learned_weights"]) == 4  # one float: kept's
+
+
+def test_weights_without_an_intercept_line_are_not_used(tmp_path: Path) -> None:
+    problems: list = []
+    path = tmp_path / WEIGHTS_FILE
+    path.write_text("word\t1.5\tkept:0.5\n", encoding="utf-8")
+    sections = read_weights(str(path), WEIGHTS_FILE, ["kept"], problems)
+    assert [problem.message for problem in problems] == [f"no intercept line ('{INTERCEPT}<TAB><TAB>entry:weight ...'): the learned weights are not used"]
+    assert not sections["learned_weights"] and not sections["learned_intercepts"]
+
+
+def test_the_trainer_learns_which_words_mean_which_entry() -> None:
+    examples = [["pizza", "oven", "hot"], ["pizza", "oven", "wood"], ["pizza", "fuel"], ["dough", "knead"], ["sourdough", "dough", "wet"], ["yeast", "proof"]]
+    labels = ["pizza-oven"] * 3 + ["bread-dough"] * 3
+    weights: dict[str, dict[str, float]] = {}
+    for line in train(examples, labels, [1.0] * len(examples)).splitlines():
+        if not line.startswith("#"):
+            feature, _, pairs = line.split("\t")
+            weights[feature] = {entry: float(weight) for entry, _, weight in (pair.rpartition(":") for pair in pairs.split())}
+    assert weights["oven"]["pizza-oven"] > 0 > weights["oven"]["bread-dough"]
+    assert weights["dough"]["bread-dough"] > 0 > weights["dough"]["pizza-oven"]
+    assert "pizza_oven" in weights and "pizza_fuel" not in weights  # pairs are features too, once met twice
+
+
+def test_the_bundled_weights_are_read_whole() -> None:
+    """Every line of the shipped file is read, and it names only entries the knowledge holds."""
+    index = open_index(bundled_knowledge_dir())
+    assert index.learned
+    assert not [problem for problem in index.problems if WEIGHTS_FILE in problem.path]
+    path = bundled_knowledge_dir() / WEIGHTS_FILE
+    named = {pair.rpartition(":")[0] for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith("#") for pair in line.split("\t")[2].split()}
+    assert named <= set(index.topics)

@@ -5,7 +5,8 @@ question is scored by the words it shares with what the authors wrote. Users nam
 paste their errors and describe their set-up in words no entry holds, and the same words come
 back in question after question about the same subject. A linear model (one weight a word or
 pair of words for each entry, over sublinear tf-idf vectors) trained on the entries' own text
-and on the labelled questions of `tests/eval/real-dev.jsonl` (`python -m tests.eval.train`)
+and on the labelled questions of `tests/eval/real-dev.jsonl` and `dev.jsonl` (`python -m
+tests.eval.train`)
 reads those words as evidence for the entries they were asked about. Its weights are data:
 `knowledge/learned-weights.tsv`, packed into the index when it is built (`read_weights`) and read
 word by word as a question needs them (`Weights`).

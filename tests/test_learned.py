@@ -15,7 +15,8 @@ from advisor.cli import main
 from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
 from advisor.search.learned import INTERCEPT, WEIGHTS_FILE, blended, features, read_weights
-from advisor.search.rank import search
+from advisor.search.rank import MAX_QUERY_CHARS, question_words, search
+from tests.eval.report import load_questions
 from tests.eval.train import train
 
 WEIGHTS = f"# a comment\n{INTERCEPT}\t\tpizza-oven:0.5 bread-dough:-0.5\noven\t2.0\tbread-dough:0.8\nsourdough\t3.0\tbread-dough:1.5\n"
@@ -29,6 +30,15 @@ def test_features_are_words_and_pairs_counted_sublinearly() -> None:
 @given(st.floats(0, 100), st.floats(allow_nan=False, allow_infinity=True))
 def test_a_blended_score_stays_a_score(score: float, decision: float) -> None:
     assert 0.0 <= blended(score, decision) <= 100.0
+
+
+def test_the_model_is_trained_on_the_words_a_question_is_ranked_by() -> None:
+    """The trainer reads its examples with `question_words`; the model is asked about the words
+    `search` ranks by (`Outcome.normalized`): the two must be the same words."""
+    index = open_index(bundled_knowledge_dir())
+    questions = [item["q"] for item in load_questions("dev")] + ["kubernets gpu pdo pendng", "x " * MAX_QUERY_CHARS + "mig"]
+    for question in questions:
+        assert question_words(index, question) == search(index, question).normalized.split(), question
 
 
 def test_a_folder_without_weights_ranks_without_them(tiny_kb: Path) -> None:

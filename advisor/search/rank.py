@@ -134,6 +134,13 @@ def _query_tokens(index: SearchIndex, query: str, lang: str | None = None) -> tu
     return typed, [word for word in repaired if not analyzer.is_noise(word)], corrections
 
 
+def question_words(index: SearchIndex, query: str) -> list[str]:
+    """The words `search` ranks `query` by (cut to `MAX_QUERY_CHARS`, typos repaired, stop words
+    dropped), as the learned model must be trained on them (`tests.eval.train`)."""
+    query = query[:MAX_QUERY_CHARS]
+    return _query_tokens(index, query, detect_language(index, query))[1]
+
+
 def search(index: SearchIndex, query: str, lang: str | None = None, limit: int = 5) -> Outcome:
     """Rank topics for `query`. `lang` forces the answer language; otherwise it is detected."""
     truncated = len(query) > MAX_QUERY_CHARS

@@ -7,7 +7,7 @@ One example per piece of each entry's text (its title, each alternate question, 
 each error line, each heading, each paragraph of the body), and each labelled on-topic question
 of `real-dev` and `dev` (`TRAIN`), which counts `QUESTION_WEIGHT` times as much: the entries say what they
 answer, the questions how users ask it. Every text is read into words exactly as a question is
-when it is asked (`advisor.search.rank._query_tokens`), then `advisor.search.learned.features`.
+when it is asked (`advisor.search.rank.question_words`), then `advisor.search.learned.features`.
 A linear support vector machine (scikit-learn's LinearSVC, one entry against the rest) learns
 the weights; each entry keeps its `KEEP` largest, which loses almost nothing of what it ranks
 and keeps the file small. Never trained on `real-check` or `real-test`: they judge it.
@@ -23,9 +23,8 @@ from advisor.knowledge.load import load_knowledge
 from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
 from advisor.search.index import SearchIndex
-from advisor.search.language import detect_language
 from advisor.search.learned import INTERCEPT, WEIGHTS_FILE, features
-from advisor.search.rank import MAX_QUERY_CHARS, _query_tokens
+from advisor.search.rank import question_words
 from tests.eval.report import load_questions
 
 TRAIN = ("real-dev", "dev")
@@ -45,12 +44,6 @@ HEADER = (
 )
 
 
-def words(index: SearchIndex, text: str) -> list[str]:
-    """`text` read into words as `advisor.search.rank.search` reads a question."""
-    text = text[:MAX_QUERY_CHARS]
-    return _query_tokens(index, text, detect_language(index, text))[1]
-
-
 def examples(root: Path, index: SearchIndex) -> tuple[list[list[str]], list[str], list[float]]:
     """(words, entry id, weight) of every training example."""
     texts: list[tuple[str, str, float]] = []
@@ -60,7 +53,7 @@ def examples(root: Path, index: SearchIndex) -> tuple[list[list[str]], list[str]
         texts += [(piece, entry.id, 1.0) for piece in pieces]
     for name in TRAIN:
         texts += [(item["q"], item["expect"], QUESTION_WEIGHT) for item in load_questions(name) if item["expect"]]
-    read = [(words(index, text), label, weight) for text, label, weight in texts]
+    read = [(question_words(index, text), label, weight) for text, label, weight in texts]
     read = [example for example in read if example[0]]
     return [w for w, _, _ in read], [label for _, label, _ in read], [weight for _, _, weight in read]
 

@@ -213,7 +213,7 @@ async def test_suggestions_appear_while_typing_and_arrows_pick_one(kb_index: Sea
         await pilot.press("down")
         assert suggestions.chosen is suggestions.suggestions[0]
         await pilot.press("enter")
-        await pilot.pause()
+        await settle(pilot)
         card = app.screen.query_one(AnswerCard)
         assert card.answer.id == "time-slicing"
         assert not suggestions.shown

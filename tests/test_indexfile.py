@@ -13,7 +13,7 @@ import pytest
 
 from advisor.problems import CacheDamaged
 from advisor.search import storage, tables
-from advisor.search.tables import Lookup, Postings, Records, Strings
+from advisor.search.tables import KeyedRecords, Lookup, Postings, Records, Strings
 
 
 def _both(tmp_path: Path, header: dict, sections: dict[str, bytes], monkeypatch: pytest.MonkeyPatch) -> list[tuple[dict, dict]]:
@@ -136,8 +136,7 @@ def test_strings_as_lines_refuse_a_newline() -> None:
 
 def test_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     records = [["mig", "en", "MIG", "", ["mps"], ["https://x"], "/kb/en/mig.md"], ["a", "vi", "Á", "tóm tắt", [], [], "p"]]
-    dumped = [marshal.dumps(record) for record in records]  # as the build packs them
-    blob, offsets = b"".join(dumped), array("q", accumulate(map(len, dumped), initial=0)).tobytes()
+    blob, offsets = tables.pack_records(marshal.dumps(record) for record in records)  # as the build packs them
     for _, found in _both(tmp_path, {}, {"blob": blob, "offsets": offsets}, monkeypatch):
         table = Records(found["blob"], found["offsets"])
         assert len(table) == 2 and table[:] == [tuple(record) for record in records]
@@ -161,6 +160,26 @@ def test_lookup_and_postings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         assert postings.get("nope") is None and postings.frequency("nope") == 0
         with pytest.raises(KeyError):
             postings["nope"]
+
+
+def test_keyed_records_behave_as_the_dict_they_replace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = {f"word{i}": [(("no", "devices", f"word{i}"), i), (("nvml",), 0)] for i in range(300)} | {"đa": [(("đa",), 7)]}
+    keys = sorted(plain)
+    names, offsets, table = tables.pack_table(keys)
+    blob, record_offsets = tables.pack_records(marshal.dumps(plain[key], 0) for key in keys)
+    sections = {"names": names, "offsets": offsets, "table": table, "blob": blob, "record_offsets": record_offsets}
+    for _, found in _both(tmp_path, {}, sections, monkeypatch):
+        keyed = KeyedRecords(Lookup(found["names"], found["offsets"], found["table"]), Records(found["blob"], found["record_offsets"]))
+        assert len(keyed) == len(plain) and list(keyed) == keys and bool(keyed)
+        assert {key: list(records) for key, records in keyed.items()} == plain
+        assert keyed.get("word7") == tuple(plain["word7"]) and keyed["đa"] == ((("đa",), 7),)
+        assert keyed.get("missing") is None and keyed.get("missing", ()) == () and "missing" not in keyed and 7 not in keyed
+        with pytest.raises(KeyError):
+            keyed["missing"]
+    empty = tables.pack_table([])
+    assert not KeyedRecords(Lookup(*map(memoryview, empty)), Records(*map(memoryview, tables.pack_records([]))))
+    with pytest.raises(ValueError):
+        KeyedRecords(Lookup(*map(memoryview, tables.pack_table(["a"]))), Records(*map(memoryview, tables.pack_records([]))))
 
 
 @pytest.mark.parametrize("code", ["q", "i", "f"])

@@ -303,6 +303,7 @@ class _Builder:
         sections["features"], sections["feature_offsets"], sections["feature_table"] = tables.pack_table(words)
         sections["pairs"], sections["posting_starts"], sections["postings"] = self.postings.pack(word_lengths)
         sections["vocabulary"] = vocabulary_text
+        sections.update(_error_line_sections(self.error_lines))
         sections.update(learned)
         sections["attached"] = marshal.dumps({key: value for key, value in extra.items() if key != "problems" and not key.endswith("_triggers")})
         header = {
@@ -312,7 +313,6 @@ class _Builder:
             "stopwords": sorted(lexicon.stopwords) if lexicon else [],
             "synonyms": {k: list(v) for k, v in ((lexicon.synonyms if lexicon else None) or {}).items()},
             "markers": {k: sorted(v) for k, v in ((lexicon.markers if lexicon else None) or {}).items()},
-            "error_lines": _error_lines_by_word(self.error_lines),
             "canonical": self.analyzer.phrases,
             "problems": [[p.path, p.line, p.message, p.warning] for p in problems] + list(extra.get("problems", ())),
             # Only the words that tell whether a question is for an attachment are read on every
@@ -346,13 +346,18 @@ def _vocabulary(words: list[str], frequency: dict[str, int], analyzer: Analyzer)
     return b"".join(parts), ranges
 
 
-def _error_lines_by_word(lines: dict[tuple[str, ...], list[int]]) -> dict[str, list[tuple[tuple[str, ...], int]]]:
-    """Each word of a listed error line -> (the line's words, topic number), for
-    `SearchIndex.error_lines`: built here once rather than on every start. Each line is one tuple
-    shared by all its words, which marshal writes once."""
+def _error_line_sections(lines: dict[tuple[str, ...], list[int]]) -> dict[str, bytes]:
+    """The sections of `SearchIndex.error_lines`: each word of a listed error line -> (the line's
+    words, topic number) of every line holding it, one record a word, read as a question's words
+    ask for them rather than decoded whole on every start."""
     table: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     for signature, topics in lines.items():
         for topic in topics:
             for word in dict.fromkeys(signature):
                 table.setdefault(word, []).append((signature, topic))
-    return table
+    words = sorted(table)  # the same file whether the topics were absorbed or joined
+    sections = dict(zip(("error_words", "error_word_offsets", "error_word_table"), tables.pack_table(words)))
+    # Format 0 shares no object within a record: newer formats mark shared strings and tuples by
+    # how the process that built them came by them, and a build by workers would write other bytes.
+    sections["error_records"], sections["error_record_offsets"] = tables.pack_records(marshal.dumps(table[word], 0) for word in words)
+    return sections

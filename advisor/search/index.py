@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Bump when the index layout or the analysis changes: old caches are then rebuilt.
-INDEX_VERSION = 32
+INDEX_VERSION = 33
 # Field weights in sixteenths, packed beside the topic number in one int32 posting. A token the
 # authors put in a large share of a topic's phrasings earns up to FOCUS_BONUS more: it is what the
 # topic is about, not a word it mentions ("mig" for the MIG entry, not for the AKS one).
@@ -102,9 +102,10 @@ class SearchIndex:
         self.problems = [Problem(*p) for p in data["problems"]]
         self.analyzer = Analyzer(frozenset(data["stopwords"]), {k: tuple(v) for k, v in data["synonyms"].items()}, data["canonical"])
         self._vocabulary_text = sections["vocabulary"]
-        # Each word of a listed error line -> (the line's words, topic number): pasted errors are
-        # spotted by the lines they share words with.
-        self.error_lines: dict[str, list[tuple[tuple[str, ...], int]]] = data["error_lines"]
+        # Each word of a listed error line -> (the line's words, topic number) of the lines holding
+        # it: pasted errors are spotted by the lines they share words with.
+        error_words = tables.Lookup(sections["error_words"], sections["error_word_offsets"], sections["error_word_table"])
+        self.error_lines: Mapping[str, tuple[tuple[tuple[str, ...], int], ...]] = tables.KeyedRecords(error_words, tables.Records(sections["error_records"], sections["error_record_offsets"]))
         self._vocab_by_len: dict[int, list[str]] = {}
         topic_ends = {len(self.topic_phrase_start), len(self.topic_entries) + 1, len(self.topics) + 1, len(self.topic_size) + 1}
         phrase_count = {len(self.phrases), len(self.sorted_phrases), len(self.phrase_text), len(self.phrase_field), len(self.phrase_entry)}

@@ -145,7 +145,7 @@ class Strings(Sequence[str]):
 
 
 class Records(Sequence):  # of records (lists)
-    """Read-only list of small marshal-ed records (one per entry), decoded on access.
+    """Read-only list of small marshal-ed records (one per entry, or per key of `KeyedRecords`), decoded on access.
 
     Records come back as tuples, and recently used ones are kept decoded: search-as-you-type
     looks the same few entries up on every keystroke.
@@ -179,6 +179,16 @@ class Records(Sequence):  # of records (lists)
             self._memo.clear()
         self._memo[item] = found
         return found
+
+
+def pack_records(records: Iterable[bytes]) -> tuple[bytes, bytes]:
+    """(blob, int64 byte offsets) of marshal-ed records, for `Records`."""
+    blob = bytearray()
+    offsets = array("q", [0])
+    for record in records:
+        blob += record
+        offsets.append(len(blob))
+    return bytes(blob), offsets.tobytes()
 
 
 # Not hash(): str hashes change from one process to the next, the file does not. Nor crc32:
@@ -337,3 +347,36 @@ class Postings(Mapping):  # str -> postings
 
     def __len__(self) -> int:
         return self._words + len(self._pairs)
+
+
+class KeyedRecords(Mapping):  # str -> record
+    """Key -> record (as `Records` gives it), found through a `Lookup`: a dict of small records
+    that a query reads key by key from the index file, where the dict would be decoded whole on
+    every start."""
+
+    __slots__ = ("_lookup", "_records")
+
+    def __init__(self, lookup: Lookup, records: Records) -> None:
+        if len(lookup) != len(records):
+            raise ValueError("keyed records do not match their keys")
+        self._lookup = lookup
+        self._records = records
+
+    def get(self, key: str, default: Any = None) -> Any:
+        number = self._lookup.find(key)
+        return self._records[number] if number >= 0 else default
+
+    def __getitem__(self, key: str) -> Any:
+        number = self._lookup.find(key) if isinstance(key, str) else -1
+        if number < 0:
+            raise KeyError(key)
+        return self._records[number]
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self._lookup.find(key) >= 0
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._lookup.names)
+
+    def __len__(self) -> int:
+        return len(self._lookup)

@@ -18,7 +18,7 @@ from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
 from advisor.search.confidence import ANSWER_CONFIDENCE
 from advisor.search.index import SearchIndex
-from tests.eval.report import EVAL_DIR, Evaluation, cited_sources, evaluate, load_questions, thread
+from tests.eval.report import EVAL_DIR, Evaluation, available_cores, cited_sources, evaluate, load_questions, thread
 
 
 class Floor(NamedTuple):
@@ -136,7 +136,12 @@ def index() -> SearchIndex:
 
 @pytest.fixture(scope="module")
 def results(index: SearchIndex) -> dict[str, Evaluation]:
-    return {name: evaluate(index, load_questions(name)) for name in {name for name, _ in FLOORS}}
+    return {name: evaluate(index, load_questions(name), available_cores()) for name in {name for name, _ in FLOORS}}
+
+
+def test_judging_in_forked_workers_gives_the_serial_judgement(index: SearchIndex) -> None:
+    questions = load_questions("dev")  # more than MIN_PARALLEL: judged by the workers
+    assert evaluate(index, questions, 2).judged == evaluate(index, questions, 1).judged
 
 
 @pytest.mark.parametrize(("name", "lang"), sorted(FLOORS))

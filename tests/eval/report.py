@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +43,8 @@ EVAL_DIR = Path(__file__).resolve().parent
 SETS = ("real-dev", "real-check", "real-test", "dev", "holdout", "fresh")
 REAL_SLICES = ("en", "vi", "vi_nodiac", "long", "offtopic", "independent")
 AUTHORED_SLICES = ("en", "vi", "vi_nodiac", "typo", "keyword", "long", "issue", "offtopic")
+# Fewer questions than this are judged in one process: starting workers would cost more.
+MIN_PARALLEL = 200
 LANG_OF_SLICE = {"en": "en", "typo": "en", "keyword": "en", "issue": "en", "vi": "vi", "vi_nodiac": "vi"}
 
 
@@ -131,11 +135,42 @@ def tuned_sources(index: SearchIndex) -> frozenset[str]:
     return cited_sources(index) | {thread(item["source"]) for item in load_questions("real-dev")}
 
 
-def evaluate(index: SearchIndex, questions: list[dict]) -> Evaluation:
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def judge_all(index: SearchIndex, questions: list[dict], processes: int = 1) -> list[Judged]:
+    """Each question judged, in order; by `processes` forked workers when more than one (the
+    questions are independent, and the floor test judges about six thousand)."""
+    if processes <= 1 or len(questions) < MIN_PARALLEL or "fork" not in multiprocessing.get_all_start_methods():
+        return [judge(index, item) for item in questions]
+    size = -(-len(questions) // processes)
+    # Forked, the workers are handed the index itself (nothing is pickled) and open nothing again.
+    with multiprocessing.get_context("fork").Pool(processes, initializer=_adopt, initargs=(index,)) as pool:
+        parts = pool.map(_judge_part, [questions[start : start + size] for start in range(0, len(questions), size)])
+    return [judged for part in parts for judged in part]
+
+
+_worker_index: SearchIndex | None = None
+
+
+def _adopt(index: SearchIndex) -> None:
+    global _worker_index
+    _worker_index = index
+
+
+def _judge_part(questions: list[dict]) -> list[Judged]:
+    assert _worker_index is not None
+    return [judge(_worker_index, item) for item in questions]
+
+
+def evaluate(index: SearchIndex, questions: list[dict], processes: int = 1) -> Evaluation:
     result = Evaluation()
     tuned = tuned_sources(index) if any("source" in item for item in questions) else frozenset()  # the real sets only
-    for item in questions:
-        judged = judge(index, item)
+    for item, judged in zip(questions, judge_all(index, questions, processes)):
         result.judged.append(judged)
         independent = ("independent",) if "source" in item and thread(item["source"]) not in tuned else ()
         for key in ("all", item["slice"], f"lang:{language(item)}", *independent):
@@ -224,11 +259,11 @@ def main() -> None:
     args = parser.parse_args()
     index = open_index(args.kb or bundled_knowledge_dir(), use_cache=False)
     if args.markdown:
-        results = {name: evaluate(index, load_questions(name)) for name in args.set or SETS}
+        results = {name: evaluate(index, load_questions(name), available_cores()) for name in args.set or SETS}
         print(markdown_table(results) + "\n\n" + reliability_table(results))
         return
     for name in args.set or SETS:
-        result = evaluate(index, load_questions(name))
+        result = evaluate(index, load_questions(name), available_cores())
         print_set(name, result)
         if args.reliability:
             print("  confidence   shown   right")

@@ -16,9 +16,10 @@ import pytest
 
 from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
+from advisor.search.build import available_cores
 from advisor.search.confidence import ANSWER_CONFIDENCE
 from advisor.search.index import SearchIndex
-from tests.eval.report import EVAL_DIR, Evaluation, available_cores, cited_sources, evaluate, load_questions, thread
+from tests.eval.report import EVAL_DIR, Evaluation, cited_sources, evaluate, load_questions, thread
 
 
 class Floor(NamedTuple):

@@ -117,11 +117,15 @@ def _workers(files: int) -> int:
     """How many worker processes to read `files` entry files with (below 2: none)."""
     if files <= PARALLEL_FILES:
         return 1
+    return min(available_cores(), 4)
+
+
+def available_cores() -> int:
+    """The cores this process may run on."""
     try:
-        cores = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
-        cores = os.cpu_count() or 1
-    return min(cores, 4)
+        return os.cpu_count() or 1
 
 
 def _fill_parallel(builder: _Builder, folder: Any, groups: list[list[Any]], problems: list[Any], progress: Callable[[int, int], None] | None, files: int, processes: int) -> None:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import os
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +35,7 @@ from pathlib import Path
 from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
 from advisor.reply import KNOWLEDGE, answer
+from advisor.search.build import available_cores
 from advisor.search.confidence import ANSWER_CONFIDENCE
 from advisor.search.index import SearchIndex
 
@@ -133,13 +133,6 @@ def tuned_sources(index: SearchIndex) -> frozenset[str]:
     """The sources the engine and the knowledge may have learnt from: those the entries cite and
     those of the tuning set's questions (`real-dev`)."""
     return cited_sources(index) | {thread(item["source"]) for item in load_questions("real-dev")}
-
-
-def available_cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def judge_all(index: SearchIndex, questions: list[dict], processes: int = 1) -> list[Judged]:

@@ -14,28 +14,35 @@ def best_phrase(normalized: str, texts: list[str], first: int, sort_score: dict[
     """(fuzzy score, phrase number) of a topic's best phrase; (0.0, -1) when it has none.
 
     The best has the highest mean of the two ratios, then the highest token-sort ratio, then
-    comes first. `set_score` caches token-set ratios across topics.
+    comes first. `set_score` caches token-set ratios across topics. Only the phrases whose
+    token-sort ratio could reach the leader's score with a perfect token-set ratio are scored:
+    a topic has a hundred or more phrases, and a long question rules out all but a few.
     """
     if not texts:
         return 0.0, -1
-    leader = max(range(len(texts)), key=lambda i: sort_score[texts[i]])
+    sorts = list(map(sort_score.__getitem__, texts))
+    leader = sorts.index(max(sorts))
     lead = texts[leader]
     if lead not in set_score:
         set_score[lead] = fuzz.token_set_ratio(normalized, lead)
-    floor = phrase_similarity(sort_score[lead], set_score[lead])
-    pending = {text: 0.0 for text in texts if text not in set_score and phrase_similarity(sort_score[text], 100.0) >= floor}
-    if len(pending) > 8:
-        batch(normalized, pending, fuzz.token_set_ratio)
-    else:
-        for text in pending:
-            pending[text] = fuzz.token_set_ratio(normalized, text)
-    set_score.update(pending)
-    best = (floor, sort_score[lead], -(first + leader))
-    for offset, text in enumerate(texts):
-        if phrase_similarity(sort_score[text], 100.0) >= floor:  # the others cannot beat the leader
-            candidate = (phrase_similarity(sort_score[text], set_score[text]), sort_score[text], -(first + offset))
-            if candidate > best:
-                best = candidate
+    floor = phrase_similarity(sorts[leader], set_score[lead])
+    # phrase_similarity(sort, 100.0) >= floor, solved for sort; a hair lower, so that rounding
+    # can only let in a phrase that is then scored exactly, never leave one out.
+    least = (floor - (1 - SORT_SHARE) * 100.0) / SORT_SHARE - 1e-6
+    hopeful = [offset for offset, sort in enumerate(sorts) if sort >= least]
+    # No phrase ranked below the leader by token-sort beats it with a lower token-set ratio, so
+    # rapidfuzz may give up on any below the leader's, which it does in a fraction of the time.
+    # Those are not kept in `set_score`: another topic's leader may need its exact ratio.
+    pending = list(dict.fromkeys(texts[offset] for offset in hopeful if texts[offset] not in set_score))
+    set_score.update(batch(normalized, pending, fuzz.token_set_ratio, max(set_score[lead] - 0.01, 0.0)))
+    best = (floor, sorts[leader], -(first + leader))
+    for offset in hopeful:
+        set_ratio = set_score.get(texts[offset])
+        if set_ratio is None:  # below the leader's token-set ratio
+            continue
+        candidate = (phrase_similarity(sorts[offset], set_ratio), sorts[offset], -(first + offset))
+        if candidate > best:
+            best = candidate
     return best[0], -best[2]
 
 
@@ -45,9 +52,9 @@ def phrase_similarity(sort_ratio: float, set_ratio: float) -> float:
     return SORT_SHARE * sort_ratio + (1 - SORT_SHARE) * set_ratio
 
 
-def batch(query: str, scores: dict[str, float], scorer: Any) -> None:
-    """Fill `scores` (choice -> 0.0) with `scorer(query, choice)`, in one rapidfuzz call."""
-    if scores:
-        strings = list(scores)
-        for _, score, position in process.extract(query, strings, scorer=scorer, limit=None):
-            scores[strings[position]] = score
+def batch(query: str, strings: list[str], scorer: Any, cutoff: float = 0.0) -> dict[str, float]:
+    """`scorer(query, string)` of each of `strings` that scores at least `cutoff`, in one rapidfuzz call."""
+    if len(strings) <= 8:  # fewer than this are quicker one by one than through `process.extract`
+        found = {string: scorer(query, string, score_cutoff=cutoff) for string in strings}
+        return {string: score for string, score in found.items() if score >= cutoff}  # below it, rapidfuzz gives 0
+    return {strings[position]: score for _, score, position in process.extract(query, strings, scorer=scorer, limit=None, score_cutoff=cutoff)}

@@ -366,9 +366,7 @@ def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], score
         for topic in chunk:
             begin, end = starts[topic : topic + 2]
             texts[topic] = index.sorted_phrases.span(begin, end) if normalized else []
-        pending = dict.fromkeys(chain.from_iterable(texts.values()), 0.0)  # a text two topics share is scored again
-        batch(sorted_question, pending, fuzz.ratio)
-        sort_score.update(pending)
+        sort_score.update(batch(sorted_question, list(dict.fromkeys(chain.from_iterable(texts.values()))), fuzz.ratio))  # a text two topics share is scored again
         ceiling: dict[int, float] = {}
         for topic in chunk:
             reachable = phrase_similarity(max(map(sort_score.__getitem__, texts[topic])), 100.0) if texts[topic] else 0.0

@@ -56,17 +56,24 @@ def test_suggestions_put_the_intended_topic_first(suggester: QuestionSuggester, 
     assert found and found[0].topic == topic
 
 
+# Half-typed questions judged: an even spread of the development questions, which grow every
+# round (2,937 with an expected topic, 28 s of CI, when all of them were typed here).
+HALF_TYPED = 600
+
+
 def test_half_typed_development_questions_mostly_suggest_their_topic_first(suggester: QuestionSuggester) -> None:
     """The development questions with an expected topic, cut at 70% of their length (often in the
     middle of a word), as they are while being typed: the topic leads for most, and is among the
-    first three for nearly all."""
+    first three for nearly all (85 % and 92 % of all 2,937 when this was written)."""
     folder = Path(__file__).resolve().parents[1] / "eval"
     cases = [json.loads(line) for name in ("dev.jsonl", "real-dev.jsonl") for line in (folder / name).read_text(encoding="utf-8").splitlines() if line.strip()]
     cases = [(case["q"][: int(len(case["q"]) * 0.7)], case["expect"]) for case in cases if case.get("expect")]
+    step = len(cases) / HALF_TYPED
+    cases = [cases[int(place * step)] for place in range(HALF_TYPED)]
     firsts = [[s.topic for s in suggester.suggest(typed, "en")[:3]] for typed, _ in cases]
     first = sum(bool(found) and found[0] == topic for found, (_, topic) in zip(firsts, cases)) / len(cases)
     top3 = sum(topic in found for found, (_, topic) in zip(firsts, cases)) / len(cases)
-    assert len(cases) > 400 and first >= 0.6 and top3 >= 0.8
+    assert first >= 0.78 and top3 >= 0.88
 
 
 @pytest.mark.parametrize("typed", ["", "   ", "xyzzy plugh", "wh", "the and of"])

@@ -17,7 +17,7 @@ from advisor.paths import bundled_knowledge_dir
 from advisor.search.learned import INTERCEPT, WEIGHTS_FILE, blended, features, read_weights
 from advisor.search.rank import MAX_QUERY_CHARS, question_words, search
 from tests.eval.report import load_questions
-from tests.eval.train import train
+from tests.eval.train import examples, inputs_digest, train, trained_digest
 
 WEIGHTS = f"# a comment\n{INTERCEPT}\t\tpizza-oven:0.5 bread-dough:-0.5\noven\t2.0\tbread-dough:0.8\nsourdough\t3.0\tbread-dough:1.5\n"
 
@@ -121,3 +121,21 @@ def test_the_bundled_weights_are_read_whole() -> None:
     path = bundled_knowledge_dir() / WEIGHTS_FILE
     named = {pair.rpartition(":")[0] for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith("#") for pair in line.split("\t")[2].split()}
     assert named <= set(index.topics)
+
+
+def test_the_weights_file_records_what_it_was_trained_on() -> None:
+    """The digest in the header changes with any word, entry or weight of an example."""
+    words = [["pizza", "oven"], ["pizza", "oven", "hot"], ["dough", "knead"], ["dough", "wet"]]
+    labels, weights = ["pizza-oven", "pizza-oven", "bread-dough", "bread-dough"], [1.0, 1.0, 3.0, 1.0]
+    digest = inputs_digest(words, labels, weights)
+    assert trained_digest(train(words, labels, weights)) == digest
+    assert len({digest, inputs_digest([["pizza", "ovens"], *words[1:]], labels, weights),
+                inputs_digest(words, ["bread-dough", *labels[1:]], weights), inputs_digest(words, labels, [1.0] * 4)}) == 4
+    assert trained_digest(WEIGHTS) is None  # a file written by hand, or before digests
+
+
+def test_the_bundled_weights_were_trained_on_the_entries_and_questions_as_they_are() -> None:
+    """An edited entry or a new real-dev question without training again fails here."""
+    root = bundled_knowledge_dir()
+    recorded = trained_digest((root / WEIGHTS_FILE).read_text(encoding="utf-8"))
+    assert recorded == inputs_digest(*examples(root, open_index(root))), "the entries or questions changed since the weights were trained: run python -m tests.eval.train"

@@ -2,6 +2,7 @@
 
     python -m tests.eval.train          # train on the entries, real-dev and dev, write the weights
     python -m tests.eval.train --dry    # train and print what it would write, write nothing
+    python -m tests.eval.train --check  # whether the file was trained on what the entries and questions say now
 
 One example per piece of each entry's text (its title, each alternate question, its keywords,
 each error line, each heading, each paragraph of the body), and each labelled on-topic question
@@ -11,12 +12,19 @@ when it is asked (`advisor.search.rank.question_words`), then `advisor.search.le
 A linear support vector machine (scikit-learn's LinearSVC, one entry against the rest) learns
 the weights; each entry keeps its `KEEP` largest, which loses almost nothing of what it ranks
 and keeps the file small. Never trained on `real-check` or `real-test`: they judge it.
+
+The file's header holds a digest of everything the training read (`inputs_digest`): the
+examples as read into words, and the training's settings. A test compares it with the digest of
+the entries and questions as they are now, so weights left behind by an edit fail CI instead of
+quietly ranking with words the knowledge no longer holds.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import math
+import sys
 from pathlib import Path
 
 from advisor.knowledge.load import load_knowledge
@@ -42,6 +50,7 @@ HEADER = (
     "# Learned weights of advisor.search.learned: feature<TAB>idf<TAB>entry:weight ...\n"
     "# Written by `python -m tests.eval.train` from the entries and the questions of real-dev and dev; train again, do not edit.\n"
 )
+DIGEST_LINE = "# inputs "
 
 
 def examples(root: Path, index: SearchIndex) -> tuple[list[list[str]], list[str], list[float]]:
@@ -56,6 +65,24 @@ def examples(root: Path, index: SearchIndex) -> tuple[list[list[str]], list[str]
     read = [(question_words(index, text), label, weight) for text, label, weight in texts]
     read = [example for example in read if example[0]]
     return [w for w, _, _ in read], [label for _, label, _ in read], [weight for _, _, weight in read]
+
+
+def inputs_digest(examples_words: list[list[str]], labels: list[str], weights: list[float]) -> str:
+    """A digest of what a training reads: its examples, in order, and its settings."""
+    digest = hashlib.sha256(repr((QUESTION_WEIGHT, STRENGTH, KEEP, MIN_EXAMPLES, MIN_PARAGRAPH)).encode())
+    for words, label, weight in zip(examples_words, labels, weights):
+        digest.update(f"{label}\t{weight}\t{' '.join(words)}\n".encode())
+    return digest.hexdigest()[:32]
+
+
+def trained_digest(text: str) -> str | None:
+    """The inputs digest a weights file's header records; None in a file written without one."""
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            return None
+        if line.startswith(DIGEST_LINE):
+            return line[len(DIGEST_LINE):].strip()
+    return None
 
 
 def train(examples_words: list[list[str]], labels: list[str], weights: list[float]) -> str:
@@ -94,7 +121,7 @@ def train(examples_words: list[list[str]], labels: list[str], weights: list[floa
         for column in numpy.argsort(-numpy.abs(row), kind="stable")[:KEEP]:
             if row[column]:
                 kept.setdefault(int(column), []).append(f"{entry}:{row[column]:.4f}")
-    lines = [HEADER.rstrip("\n"), f"{INTERCEPT}\t\t" + " ".join(f"{entry}:{value:.4f}" for entry, value in zip(model.classes_, intercepts))]
+    lines = [HEADER.rstrip("\n"), DIGEST_LINE + inputs_digest(examples_words, labels, weights), f"{INTERCEPT}\t\t" + " ".join(f"{entry}:{value:.4f}" for entry, value in zip(model.classes_, intercepts))]
     # Every feature keeps its idf, weights or not: a question's vector is normalised over all of them.
     lines += [f"{name}\t{idf[column]:.4f}\t{' '.join(sorted(kept.get(column, ())))}" for column, name in enumerate(names)]
     return "\n".join(lines) + "\n"
@@ -102,16 +129,26 @@ def train(examples_words: list[list[str]], labels: list[str], weights: list[floa
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--dry", action="store_true", help="print a summary, write nothing")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--dry", action="store_true", help="print a summary, write nothing")
+    mode.add_argument("--check", action="store_true", help="exit 1 if the file was trained on other entries or questions")
     args = parser.parse_args()
     root = bundled_knowledge_dir()
     index = open_index(root)
-    text = train(*examples(root, index))
-    if args.dry:
-        print(f"{text.count(chr(10)) - 3} features, {len(text):,} bytes")
+    read = examples(root, index)
+    path = root / WEIGHTS_FILE
+    if args.check:
+        recorded = trained_digest(path.read_text(encoding="utf-8")) if path.exists() else None
+        if recorded != inputs_digest(*read):
+            sys.exit(f"{path}: trained on other entries or questions than now; run python -m tests.eval.train")
+        print(f"{path}: trained on the entries and questions as they are")
         return
-    (root / WEIGHTS_FILE).write_text(text, encoding="utf-8")
-    print(f"wrote {root / WEIGHTS_FILE}")
+    text = train(*read)
+    if args.dry:
+        print(f"{text.count(chr(10)) - 4} features, {len(text):,} bytes")
+        return
+    path.write_text(text, encoding="utf-8")
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ MASS_STEPS = 16
 MASS_MAX = (1 << MASS_BITS) - 1
 POSTING_BITS = WEIGHT_BITS + MASS_BITS
 MAX_TOPICS = 1 << (31 - POSTING_BITS)
-_WEIGHT_MASK = (1 << WEIGHT_BITS) - 1
+WEIGHT_MASK = (1 << WEIGHT_BITS) - 1
 PHRASE_FIELDS = ("title", "question", "keyword", "error")
 # An error line shorter than this many meaningful words is too generic to recognise on its own.
 MIN_ERROR_WORDS = 3
@@ -55,7 +55,7 @@ def encode_posting(topic: int, weight: int, mass: int = 0) -> int:
 
 def decode_posting(packed: int) -> tuple[int, int]:
     """(topic number, field weight) of a packed posting."""
-    return packed >> POSTING_BITS, packed & _WEIGHT_MASK
+    return packed >> POSTING_BITS, packed & WEIGHT_MASK
 
 
 def posting_mass(packed: int) -> float:

@@ -23,7 +23,7 @@ from rapidfuzz import fuzz
 from advisor.search import learned
 from advisor.search.confidence import ANSWER_CONFIDENCE, Signals, answer_confidence
 from advisor.search.errors import quoted_errors
-from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, POSTING_BITS, SearchIndex, decode_posting
+from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, POSTING_BITS, WEIGHT_MASK, SearchIndex, decode_posting
 from advisor.search.language import detect_language
 from advisor.search.likelihood import LIKELIHOOD_HITS, blended, shares
 from advisor.search.phrases import batch, best_phrase, phrase_similarity
@@ -62,6 +62,8 @@ SUGGESTIONS = 3
 # that held the entry asked about.
 SUGGESTION_EVIDENCE_SHARE = 0.35
 SUGGESTION_COVERAGE = 0.5
+# Up to this many scored topics, `best_of` sorts them all; above it, it cuts them first.
+SORT_WHOLE = 1000
 # Above this many topics, very common tokens only rescore candidates found through rarer ones.
 PREFILTER_TOPICS = 2000
 COMMON_TOKEN_SHARE = 0.05
@@ -189,20 +191,20 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
             common.append((token, idf, confidence))
             continue
         gain = idf * confidence / FULL_WEIGHT
-        for packed in index.posting(token):
-            topic, weight = decode_posting(packed)
-            scores[topic] = scores.get(topic, 0.0) + gain * weight
+        for packed in index.posting(token):  # `decode_posting`, inlined: a large folder walks thousands
+            topic = packed >> POSTING_BITS
+            scores[topic] = scores.get(topic, 0.0) + gain * (packed & WEIGHT_MASK)
     if common:
         if not scores:  # nothing rare in the query: fall back to the common tokens themselves
             common.sort(key=lambda item: index.document_frequency(item[0]))
             token, idf, confidence = common.pop(0)
+            gain = idf * confidence / FULL_WEIGHT
             for packed in index.posting(token):
-                topic, weight = decode_posting(packed)
-                scores[topic] = idf * confidence / FULL_WEIGHT * weight
+                scores[packed >> POSTING_BITS] = gain * (packed & WEIGHT_MASK)
         _rescore_common(index, scores, common)
 
     quoted = quoted_errors(index, typed)
-    candidates = heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
+    candidates = best_of(scores, CANDIDATES)
     candidates += [topic for topic in quoted if topic not in candidates and topic in scores]
     hits = _best_hits(index, normalized, candidates, scores, total, answer_lang, max(limit, SUGGESTIONS, LIKELIHOOD_HITS), quoted)
     hits, share_of = _second_opinion(index, hits, [(word, index.idf(word) * confidence) for word, confidence in resolved])
@@ -231,6 +233,19 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections), confidence, names, signals, offered)
 
 
+def best_of(scores: dict[int, float], count: int) -> list[int]:
+    """The `count` best-scored topics, best first, ties in the order scored: exactly
+    `heapq.nlargest(count, scores, key=scores.__getitem__)`, faster. A few hundred topics are
+    sorted whole (a quarter of heapq's time); the thousands a large folder scores are cut at the
+    `count`-th best score first, found by comparing the scores alone (half of heapq's time)."""
+    chosen = list(scores)
+    if len(chosen) > SORT_WHOLE:
+        least = heapq.nlargest(count, scores.values())[-1]
+        chosen = [topic for topic, score in scores.items() if score >= least]
+    chosen.sort(key=scores.__getitem__, reverse=True)  # stable: ties keep the order scored
+    return chosen[:count]
+
+
 def is_vague(index: SearchIndex, resolved: list[tuple[str, float]]) -> bool:
     """Whether the question is one word that nearly all topics hold: "gpu" alone names no topic."""
     if index.topic_count < VAGUE_MIN_TOPICS or len(resolved) != 1:
@@ -250,7 +265,7 @@ def _rescore_common(index: SearchIndex, scores: dict[int, float], common: list[t
     than by walking a list as long as the folder; each topic gains once per token, in token
     order, exactly as the walk added it.
     """
-    shortlist = heapq.nlargest(CANDIDATES * 4, scores, key=scores.__getitem__)
+    shortlist = best_of(scores, CANDIDATES * 4)
     for token, idf, confidence in common:
         gain = idf * confidence / FULL_WEIGHT
         postings = index.posting(token)

@@ -18,7 +18,7 @@ from rapidfuzz import fuzz, process
 
 from advisor.search.index import PHRASE_FIELDS, SearchIndex
 from advisor.search.language import detect_language
-from advisor.search.rank import PREFILTER_TOPICS, Hit, is_common, search
+from advisor.search.rank import PREFILTER_TOPICS, Hit, is_common, question_words, search
 
 # Only the start of a pasted wall of text is worth matching while typing.
 MAX_CHARS = 200
@@ -111,7 +111,8 @@ class QuestionSuggester:
             words = [*done, last] if last else done
             if not any(not analyzer.is_noise(word) for word in words):
                 return []
-        if index.topic_count > PREFILTER_TOPICS and all(self._common(word) for word in words):
+        large = index.topic_count > PREFILTER_TOPICS
+        if large and all(self._common(word) for word in words):
             return []  # nothing distinctive typed yet ("how much does"): no topic stands out
         wanted = detect_language(index, text) or lang
         key = (" ".join(words), wanted, limit)
@@ -119,8 +120,12 @@ class QuestionSuggester:
         if hits is None:
             if len(self._ranked) >= _KEPT:
                 self._ranked.clear()
-            outcome = search(index, key[0], lang=wanted, limit=limit)
-            hits = self._ranked[key] = [hit for hit in outcome.hits[:limit] if hit.score >= MIN_SCORE and hit.lexical > 0]
+            if large and all(self._common(word) for word in question_words(index, key[0])):
+                hits = []  # the same once typos are repaired ("kubernets"): ranking it walks a tenth of the index
+            else:
+                outcome = search(index, key[0], lang=wanted, limit=limit)
+                hits = [hit for hit in outcome.hits[:limit] if hit.score >= MIN_SCORE and hit.lexical > 0]
+            self._ranked[key] = hits
         typed = " ".join(analyzer.words(text))
         return [Suggestion(hit.topic, hit.entry, self._shown(hit.entry, typed), round(hit.score, 1)) for hit in hits]
 

@@ -76,6 +76,17 @@ def test_half_typed_development_questions_mostly_suggest_their_topic_first(sugge
     assert first >= 0.78 and top3 >= 0.88
 
 
+def test_in_a_large_folder_a_typo_of_a_common_word_suggests_nothing_as_the_word_does(kb_index: SearchIndex, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above PREFILTER_TOPICS topics (forced here), words most topics hold name no topic: ranking
+    them walked a tenth of a 100,000-entry index on a keystroke. "kubernets" is that word too."""
+    import advisor.search.suggest as suggest
+
+    monkeypatch.setattr(suggest, "PREFILTER_TOPICS", 0)
+    large = QuestionSuggester(kb_index)
+    assert large.suggest("kubernetes ", "en") == large.suggest("kubernets ", "en") == []
+    assert [s.topic for s in large.suggest("kubernets slurm ", "en")][:1] == ["slurm-on-kubernetes"]  # a rare word still ranks
+
+
 @pytest.mark.parametrize("typed", ["", "   ", "xyzzy plugh", "wh", "the and of"])
 def test_no_suggestions_for_noise_or_too_little(suggester: QuestionSuggester, typed: str) -> None:
     assert suggester.suggest(typed, "en") == []

@@ -1,22 +1,20 @@
 from __future__ import annotations
 
-import heapq
 import os
 import time
 from pathlib import Path
-from unittest.mock import patch
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.library import open_index
-from advisor.search import rank, storage
+from advisor.search import storage
 from advisor.search.cache import cache_file
 from advisor.paths import bundled_knowledge_dir
 from advisor.search.language import detect_language
 from advisor.search.confidence import ANSWER_CONFIDENCE
-from advisor.search.rank import MAX_QUERY_CHARS, best_of, search
+from advisor.search.rank import MAX_QUERY_CHARS, search
 from tests.conftest import write_entry
 
 
@@ -249,13 +247,3 @@ def test_vietnamese_without_diacritics_mixed_with_english_terms_is_vietnamese(bu
 )
 def test_bundled_synonyms_keep_distinct_things_apart(bundled, text: str, words: list[str]) -> None:
     assert bundled.analyzer.words(text) == words
-
-
-@given(st.dictionaries(st.integers(0, 10_000), st.sampled_from([0.0, 0.5, 1.0, 2.5, 7.25]) | st.floats(0, 100), max_size=300), st.integers(1, 60))
-def test_the_best_topics_are_those_heapq_gives_in_its_order(scores: dict[int, float], count: int) -> None:
-    """`best_of` is a faster `heapq.nlargest` by score: same topics, same order, ties included,
-    whether it sorts them all or cuts them first (as above `SORT_WHOLE` topics)."""
-    expected = heapq.nlargest(count, scores, key=scores.__getitem__)
-    assert best_of(scores, count) == expected
-    with patch.object(rank, "SORT_WHOLE", 0):
-        assert best_of(scores, count) == expected

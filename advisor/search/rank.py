@@ -62,8 +62,6 @@ SUGGESTIONS = 3
 # that held the entry asked about.
 SUGGESTION_EVIDENCE_SHARE = 0.35
 SUGGESTION_COVERAGE = 0.5
-# Up to this many scored topics, `best_of` sorts them all; above it, it cuts them first.
-SORT_WHOLE = 1000
 # Above this many topics, very common tokens only rescore candidates found through rarer ones.
 PREFILTER_TOPICS = 2000
 COMMON_TOKEN_SHARE = 0.05
@@ -198,13 +196,12 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
         if not scores:  # nothing rare in the query: fall back to the common tokens themselves
             common.sort(key=lambda item: index.document_frequency(item[0]))
             token, idf, confidence = common.pop(0)
-            gain = idf * confidence / FULL_WEIGHT
             for packed in index.posting(token):
-                scores[packed >> POSTING_BITS] = gain * (packed & WEIGHT_MASK)
+                scores[packed >> POSTING_BITS] = idf * confidence / FULL_WEIGHT * (packed & WEIGHT_MASK)
         _rescore_common(index, scores, common)
 
     quoted = quoted_errors(index, typed)
-    candidates = best_of(scores, CANDIDATES)
+    candidates = heapq.nlargest(CANDIDATES, scores, key=scores.__getitem__)
     candidates += [topic for topic in quoted if topic not in candidates and topic in scores]
     hits = _best_hits(index, normalized, candidates, scores, total, answer_lang, max(limit, SUGGESTIONS, LIKELIHOOD_HITS), quoted)
     hits, share_of = _second_opinion(index, hits, [(word, index.idf(word) * confidence) for word, confidence in resolved])
@@ -233,19 +230,6 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections), confidence, names, signals, offered)
 
 
-def best_of(scores: dict[int, float], count: int) -> list[int]:
-    """The `count` best-scored topics, best first, ties in the order scored: exactly
-    `heapq.nlargest(count, scores, key=scores.__getitem__)`, faster. A few hundred topics are
-    sorted whole (a quarter of heapq's time); the thousands a large folder scores are cut at the
-    `count`-th best score first, found by comparing the scores alone (half of heapq's time)."""
-    chosen = list(scores)
-    if len(chosen) > SORT_WHOLE:
-        least = heapq.nlargest(count, scores.values())[-1]
-        chosen = [topic for topic, score in scores.items() if score >= least]
-    chosen.sort(key=scores.__getitem__, reverse=True)  # stable: ties keep the order scored
-    return chosen[:count]
-
-
 def is_vague(index: SearchIndex, resolved: list[tuple[str, float]]) -> bool:
     """Whether the question is one word that nearly all topics hold: "gpu" alone names no topic."""
     if index.topic_count < VAGUE_MIN_TOPICS or len(resolved) != 1:
@@ -265,7 +249,7 @@ def _rescore_common(index: SearchIndex, scores: dict[int, float], common: list[t
     than by walking a list as long as the folder; each topic gains once per token, in token
     order, exactly as the walk added it.
     """
-    shortlist = best_of(scores, CANDIDATES * 4)
+    shortlist = heapq.nlargest(CANDIDATES * 4, scores, key=scores.__getitem__)
     for token, idf, confidence in common:
         gain = idf * confidence / FULL_WEIGHT
         postings = index.posting(token)

@@ -27,7 +27,7 @@ from advisor.tui.settings import SETTINGS_FILE
 from advisor.tui.widgets.answer_card import AnswerCard
 from tests.conftest import write_entry
 
-from .helpers import ask, walk
+from .helpers import ask, settle, walk
 
 ESCAPES = "\x1b]52;c;UFdORUQ=\x07\x1b]8;;http://evil.example/\x1b\\click\x1b]8;;\x1b\\"
 NOTEBOOK = {"workload": "notebook", "growth": "no", "gpu_memory": "24gb", "drivers": "preinstalled", "idle": "yes"}
@@ -44,7 +44,7 @@ async def test_a_deeply_nested_session_or_settings_file_is_moved_aside_with_a_no
     (config_dir / name).write_text("[" * 20_000 + "]" * 20_000, encoding="utf-8")
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await pilot.pause()
+        await settle(pilot)  # the files are read in a worker
         moved = list(config_dir.glob(f"{name}.broken-*"))
         assert len(moved) == 1 and not (config_dir / name).exists()
         assert any(str(moved[0]) in message and "nested too deeply" in message for message in _messages(app))

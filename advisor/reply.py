@@ -113,7 +113,10 @@ def answer(index: SearchIndex, question: str, lang: str | None = None, *, defaul
         # "install the GPU Operator on EKS": the entry answers; the provider's facts come beside it.
         article = answering_article(index, outcome.best.entry, outcome.confidence, answer_lang, outcome)
         return Reply(question, answer_lang, KNOWLEDGE, outcome, article, (), provided)
-    if provided is not None:
+    # Asking more than the provider's card explains ("azure portal dark mode", "AWS is too
+    # expensive, what alternatives"), with no confident entry, the question is declined: the card
+    # would answer something else. On real-dev every such catalogue answer was a miss.
+    if provided is not None and not defers:
         see_also: tuple[tuple[str, str], ...] = ()
         if outcome.answered and outcome.best is not None:
             meta = index.meta(outcome.best.entry)

@@ -318,6 +318,12 @@ def test_a_provider_name_does_not_override_what_is_asked(index: SearchIndex, que
         assert reply.article is not None and reply.article.id == entry
 
 
+@pytest.mark.parametrize("question", ["azure portal dark mode", "coreweave office address", "AWS GPU instances are too expensive, what alternatives"])
+def test_a_provider_named_beside_what_its_card_does_not_explain_is_not_answered_by_the_card(index: SearchIndex, question: str) -> None:
+    reply = answer(index, question)
+    assert reply.kind == NONE and not reply.answered and reply.catalogue is None
+
+
 def test_two_providers_are_compared_side_by_side(index: SearchIndex) -> None:
     reply = answer(index, "runpod vs lambda")
     assert reply.catalogue is not None

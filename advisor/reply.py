@@ -108,15 +108,12 @@ def answer(index: SearchIndex, question: str, lang: str | None = None, *, defaul
             score = outcome.confidence if outcome.best is not None and outcome.best.topic == topic else None
             article = answering_article(index, entry, score, answer_lang, outcome)
             return Reply(question, answer_lang, KNOWLEDGE, outcome, article, (), None)
-    provided, defers = _catalogue_answer(index, question, detected or default_lang)
+    provided, defers = _catalogue_answer(index, question, detected or default_lang, entry_is_sure=outcome.answered)
     if provided is not None and defers and outcome.answered and outcome.best is not None:
         # "install the GPU Operator on EKS": the entry answers; the provider's facts come beside it.
         article = answering_article(index, outcome.best.entry, outcome.confidence, answer_lang, outcome)
         return Reply(question, answer_lang, KNOWLEDGE, outcome, article, (), provided)
-    # Asking more than the provider's card explains ("azure portal dark mode", "AWS is too
-    # expensive, what alternatives"), with no confident entry, the question is declined: the card
-    # would answer something else. On real-dev every such catalogue answer was a miss.
-    if provided is not None and not defers:
+    if provided is not None:
         see_also: tuple[tuple[str, str], ...] = ()
         if outcome.answered and outcome.best is not None:
             meta = index.meta(outcome.best.entry)
@@ -172,9 +169,14 @@ def _entry_lang(index: SearchIndex, outcome: Outcome) -> str:
     return default_language()
 
 
-def _catalogue_answer(index: SearchIndex, question: str, lang: str | None) -> tuple[ProviderAnswer | None, bool]:
+def _catalogue_answer(index: SearchIndex, question: str, lang: str | None, *, entry_is_sure: bool) -> tuple[ProviderAnswer | None, bool]:
     """The catalogue's answer to a provider question ("does GKE support MIG"), else None, and
     whether a confident entry should answer it instead (`ProviderQuestion.defers_to_knowledge`).
+
+    A question that asks more than the provider's card explains ("azure portal dark mode", "AWS
+    is too expensive, what alternatives") gets no card unless an entry is sure of it
+    (`entry_is_sure`): alone, the card would answer something else. On real-dev every such
+    catalogue answer was a miss.
 
     The catalogue package is imported only when the question holds one of the words every
     provider question needs (a provider's rarest alias word, or a word such as "provider"),
@@ -192,7 +194,7 @@ def _catalogue_answer(index: SearchIndex, question: str, lang: str | None) -> tu
     from advisor.catalogue.replies import answer_question
 
     parsed = read_question(index.data, index.analyzer, question)
-    if parsed is None:
+    if parsed is None or (parsed.defers_to_knowledge and not entry_is_sure):
         return None, False
     if lang is None:
         from advisor.i18n import default_language

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -13,11 +14,36 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(scope="session")
+def built_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled knowledge's index and decision tree, cached once for the whole run.
+
+    Most commands a test runs open both; building them in every test's empty cache folder took a
+    second or two each, several minutes of the suite. Each test gets a copy (`cache_folder`), so
+    one that damages or removes its cache never reaches another; the tests of building itself
+    set a cache folder of their own.
+    """
+    from advisor.library import open_index, open_tree
+    from advisor.paths import bundled_knowledge_dir
+
+    folder = tmp_path_factory.mktemp("built-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ADVISOR_CACHE_DIR", str(folder))
+        open_index(bundled_knowledge_dir())
+        open_tree()
+    return folder
+
+
+def cache_folder(base: Path, built_cache: Path) -> Path:
+    """A test's own cache folder, holding a copy of the built caches."""
+    return Path(shutil.copytree(built_cache, base / "cache"))
+
+
 @pytest.fixture(autouse=True)
-def _private_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _private_folders(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, built_cache: Path) -> None:
     """No test reads or writes the real user's cache or config, or depends on the caller's env."""
     base = tmp_path_factory.mktemp("home")
-    monkeypatch.setenv("ADVISOR_CACHE_DIR", str(base / "cache"))
+    monkeypatch.setenv("ADVISOR_CACHE_DIR", str(cache_folder(base, built_cache)))
     monkeypatch.setenv("ADVISOR_CONFIG_DIR", str(base / "config"))
     monkeypatch.delenv("ADVISOR_KB", raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -18,7 +17,7 @@ from advisor.library import open_index, open_tree
 from advisor.paths import bundled_trees_root, cache_root, config_root
 from advisor.search import cache, storage
 from advisor.search.rank import search
-from tests.conftest import run_advisor, write_entry
+from tests.conftest import cache_folder, run_advisor, write_entry
 
 
 @pytest.mark.parametrize(
@@ -69,10 +68,10 @@ def _damage(path: Path, how: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def sound_cache(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, bytes]:
+def sound_cache(tmp_path_factory: pytest.TempPathFactory, built_cache: Path) -> tuple[Path, dict, bytes]:
     """A cache folder the bundled knowledge was built into, with what `ask` and `list` print from
-    it: built once, and copied by each kind of damage below."""
-    folder = tmp_path_factory.mktemp("sound") / "cache"
+    it: copied by each kind of damage below."""
+    folder = cache_folder(tmp_path_factory.mktemp("sound"), built_cache)
     env = {"ADVISOR_CACHE_DIR": str(folder)}
     assert run_advisor("ask", "--json", "what is mig", env=env).returncode == 0
     return folder, json.loads(run_advisor("ask", "--json", "what is mig", env=env).stdout), run_advisor("list", env=env).stdout
@@ -81,9 +80,9 @@ def sound_cache(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict, b
 @pytest.mark.parametrize("how", ["truncate", "zero-length", "zeros", "records", "tail", "one-byte", "many-bytes"])
 def test_a_damaged_cache_is_rebuilt_and_ask_and_list_still_answer(tmp_path: Path, sound_cache: tuple[Path, dict, bytes], how: str) -> None:
     sound, expected, expected_list = sound_cache
-    shutil.copytree(sound, tmp_path / "cache")
-    env = {"ADVISOR_CACHE_DIR": str(tmp_path / "cache")}
-    (index,) = (tmp_path / "cache").glob("index-*.marshal")
+    folder = cache_folder(tmp_path, sound)
+    env = {"ADVISOR_CACHE_DIR": str(folder)}
+    (index,) = folder.glob("index-*.marshal")
     _damage(index, how)
     asked = run_advisor("ask", "--json", "what is mig", env=env)
     assert asked.returncode == 0 and asked.stderr == b""
@@ -229,7 +228,8 @@ def test_a_tree_is_read_from_its_cache_without_yaml(tmp_path: Path) -> None:
     assert outputs == ["True", "False"]
 
 
-def test_a_changed_or_damaged_tree_cache_is_not_trusted(tmp_path: Path) -> None:
+def test_a_changed_or_damaged_tree_cache_is_not_trusted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ADVISOR_CACHE_DIR", str(tmp_path / "cache"))  # this tree's cache alone
     tree_file = tmp_path / "tree.yaml"
     tree_file.write_text(Path(bundled_trees_root(), "gpu-orchestration.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     first = open_tree(tree_file)

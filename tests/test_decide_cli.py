@@ -14,11 +14,8 @@ TREES = Path(__file__).parent / "data" / "trees"
 
 
 @pytest.fixture(autouse=True)
-def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Keep the knowledge index cache out of the user's folders and the language fixed."""
-    monkeypatch.setenv("ADVISOR_CACHE_DIR", str(tmp_path / "cache"))
+def _english(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LANGUAGE", "en")
-    monkeypatch.delenv("ADVISOR_KB", raising=False)
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import advisor
+from tests.conftest import cache_folder
 
 PACKAGE = Path(advisor.__file__).resolve().parent
 # The Textual layer: screens, widgets and the app that holds them.
@@ -105,20 +106,27 @@ def _forbidden(loaded: set[str], names: tuple[str, ...]) -> list[str]:
     return sorted(name for name in names if any(m == name or m.startswith(name + ".") for m in loaded))
 
 
+@pytest.fixture
+def warm(tmp_path: Path, built_cache: Path) -> Path:
+    """tmp_path whose cache folder holds the built index and tree, as earlier commands leave it."""
+    cache_folder(tmp_path, built_cache)
+    return tmp_path
+
+
 def test_ask_never_imports_textual_even_on_a_cold_cache(tmp_path: Path) -> None:
     assert "textual" not in _loaded(tmp_path, "ask", "--json", "mig la gi")
 
 
 @pytest.mark.parametrize("argv", [("ask", "--json", "mig la gi"), ("ask", "what is MIG?"), ("mig la gi",)])
-def test_warm_ask_imports_only_what_it_needs(tmp_path: Path, argv: tuple[str, ...]) -> None:
-    _loaded(tmp_path, "ask", "mig")  # builds the cache
-    assert _forbidden(_loaded(tmp_path, *argv), (*ASK_FORBIDDEN, "advisor.catalogue")) == []
+def test_warm_ask_imports_only_what_it_needs(warm: Path, argv: tuple[str, ...]) -> None:
+    _loaded(warm, "ask", "mig")  # read once, as the ask before it would
+    assert _forbidden(_loaded(warm, *argv), (*ASK_FORBIDDEN, "advisor.catalogue")) == []
 
 
-def test_warm_ask_json_writes_json_without_the_json_module(tmp_path: Path) -> None:
+def test_warm_ask_json_writes_json_without_the_json_module(warm: Path) -> None:
     """Its C encoder is enough for compact output; the module costs a millisecond (`advisor.textnorm.json_dumps`)."""
-    _loaded(tmp_path, "ask", "mig")
-    assert "json" not in _loaded(tmp_path, "ask", "--json", "how do I split an A100 into MIG instances?")
+    _loaded(warm, "ask", "mig")
+    assert "json" not in _loaded(warm, "ask", "--json", "how do I split an A100 into MIG instances?")
 
 
 def test_a_settled_cache_is_not_read_whole_on_each_ask(tmp_path: Path) -> None:
@@ -130,19 +138,18 @@ def test_a_settled_cache_is_not_read_whole_on_each_ask(tmp_path: Path) -> None:
     assert "zlib" not in _loaded(tmp_path, "ask", "--json", "how do I split an A100 into MIG instances?")
 
 
-def test_a_provider_question_still_needs_no_yaml(tmp_path: Path) -> None:
-    _loaded(tmp_path, "ask", "mig")
-    loaded = _loaded(tmp_path, "ask", "does gke support mig")
+def test_a_provider_question_still_needs_no_yaml(warm: Path) -> None:
+    _loaded(warm, "ask", "mig")
+    loaded = _loaded(warm, "ask", "does gke support mig")
     assert "advisor.catalogue.replies" in loaded
     assert _forbidden(loaded, ("textual", "yaml", "markdown_it", "advisor.knowledge.load", "advisor.search.build")) == []
 
 
 @pytest.mark.parametrize("argv", [("recommend", "--answer", "workload=notebook", "--format", "json"), ("providers", "--json")])
-def test_recommend_and_providers_never_import_dataclasses(tmp_path: Path, argv: tuple[str, ...]) -> None:
+def test_recommend_and_providers_never_import_dataclasses(warm: Path, argv: tuple[str, ...]) -> None:
     """Their records are NamedTuples: dataclasses cost them a third of their start-up (docs/architecture.md)."""
-    _loaded(tmp_path, "ask", "mig")  # builds the index
-    _loaded(tmp_path, *argv)  # caches the tree
-    assert _forbidden(_loaded(tmp_path, *argv), ("textual", "yaml", "markdown_it", "dataclasses", "advisor.knowledge.load")) == []
+    _loaded(warm, "ask", "mig")  # read once, as the ask before it would
+    assert _forbidden(_loaded(warm, *argv), ("textual", "yaml", "markdown_it", "dataclasses", "advisor.knowledge.load")) == []
 
 
 def test_providers_without_a_current_index_builds_none(tmp_path: Path) -> None:

@@ -19,10 +19,10 @@ from advisor.paths import bundled_knowledge_dir
 
 @pytest.fixture(autouse=True)
 def _tui_isolation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Config, cache and working folder in this test's tmp_path; a steady cursor for screenshots."""
+    """Config and working folder in this test's tmp_path (the cache: `tests/conftest.py`); a
+    steady cursor for screenshots."""
     monkeypatch.chdir(tmp_path)  # exports with a bare file name land here, never in the checkout
     monkeypatch.setenv("ADVISOR_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("ADVISOR_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("LANG", "C.UTF-8")
     monkeypatch.setattr(Input.cursor_blink, "_default", False)
 

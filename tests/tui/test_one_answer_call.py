@@ -2,7 +2,8 @@
 
 Knowledge and provider questions, English and Vietnamese (with and without diacritics), and
 questions nothing answers: the id the CLI reports as its reply is the id of the card the chat
-shows (None for "no confident answer").
+shows (None for "no confident answer"). They are asked one after another in one chat, as a user
+asks them: what was asked before must not change an answer.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import pytest
 from advisor.cli import main
 from advisor.search.index import SearchIndex
 from advisor.tui.app import AdvisorApp
+from advisor.tui.screens.chat_screen import MAX_EXCHANGES
 from advisor.tui.widgets.answer_card import AnswerCard
-from advisor.tui.widgets.no_answer_card import NoAnswerCard
 
 from .helpers import ask
 
@@ -68,32 +69,24 @@ QUESTIONS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def shared_cache(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """One index cache for the module: the CLI builds it once, not once per question."""
-    return str(tmp_path_factory.mktemp("cache"))
-
-
-@pytest.fixture(autouse=True)
-def _shared_cache(shared_cache: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("ADVISOR_CACHE_DIR", shared_cache)
-
-
 def cli_reply_id(question: str, capsys: pytest.CaptureFixture[str]) -> str | None:
     main(["ask", "--json", question])
     record = json.loads(capsys.readouterr().out)
     return record["reply"]["id"]
 
 
-@pytest.mark.parametrize("question", QUESTIONS)
-async def test_the_cli_and_the_chat_answer_alike(kb_index: SearchIndex, question: str, capsys: pytest.CaptureFixture[str]) -> None:
-    expected = cli_reply_id(question, capsys)
+async def test_the_cli_and_the_chat_answer_alike(kb_index: SearchIndex, capsys: pytest.CaptureFixture[str]) -> None:
+    expected = {question: cli_reply_id(question, capsys) for question in QUESTIONS}
+    shown: dict[str, str | None] = {}
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(100, 30)) as pilot:
-        await ask(pilot, question)
-        cards = [*app.screen.query(AnswerCard), *app.screen.query(NoAnswerCard)]
-        assert len(cards) == 1
-        shown = cards[0].answer.id if isinstance(cards[0], AnswerCard) else None
+        for question in QUESTIONS:
+            cards_before = len(app.screen.query("AnswerCard, NoAnswerCard"))
+            await ask(pilot, question)
+            cards = app.screen.query("AnswerCard, NoAnswerCard")
+            assert len(cards) == cards_before + 1 or len(cards) == cards_before == MAX_EXCHANGES, question
+            newest = cards.last()
+            shown[question] = newest.answer.id if isinstance(newest, AnswerCard) else None
     assert shown == expected
 
 

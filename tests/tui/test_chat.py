@@ -41,6 +41,26 @@ async def test_ask_and_see_an_answer_with_confidence_and_source(kb_index: Search
         assert app.screen.query_one("#question", Input).value == ""
 
 
+async def test_an_answers_sources_are_one_line_each_and_a_click_opens_a_link(kb_index: SearchIndex, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sources are one paragraph (a Markdown list cost three widgets a source), still a line
+    and a link each."""
+    app = AdvisorApp(index=kb_index, lang="en")
+    opened: list[str] = []
+    monkeypatch.setattr(app, "open_url", lambda url, **_: opened.append(url))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ask(pilot, "what is MIG?")
+        card = app.screen.query(AnswerCard).last()
+        sources = card.query_one(".answer-sources", Markdown)
+        assert len(list(sources.walk_children())) == 1
+        assert sources.children[0].size.height == len(card.answer.sources)
+        line, url = next((number, url) for number, (_, url) in enumerate(card.answer.sources) if url)
+        sources.scroll_visible(animate=False)
+        await settle(pilot)
+        await pilot.click(sources, offset=(4, line))
+        await settle(pilot)
+    assert opened == [url]
+
+
 async def test_older_answers_fold_to_their_title_and_a_click_unfolds_one(kb_index: SearchIndex, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(chat_screen, "FULL_ANSWERS", 2)
     app = AdvisorApp(index=kb_index, lang="en")

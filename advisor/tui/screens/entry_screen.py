@@ -16,7 +16,7 @@ from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.tui.screens.advisor_screen import AdvisorScreen
 from advisor.tui.widgets.choice_list import ChoiceList
 from advisor.tui.widgets.localized_footer import LocalizedFooter
-from advisor.tui.markdown_source import markdown_source
+from advisor.tui.markdown_source import markdown_sources
 
 
 
@@ -99,7 +99,7 @@ class EntryScreen(AdvisorScreen[None]):
         sources_label = self.query_one("#entry-sources-label", Static)
         sources_label.update(t("sources", lang) + ":" if meta.sources else "")
         sources_label.display = bool(meta.sources)
-        await self.query_one("#entry-sources", Markdown).update("\n".join(f"- {markdown_source(title, url)}" for title, url in meta.sources))
+        await self.query_one("#entry-sources", Markdown).update(markdown_sources(meta.sources))
         self.query_one("#entry-body", VerticalScroll).scroll_home(animate=False)
         related = related_titles(index, meta)
         label = self.query_one("#entry-related-label", Static)

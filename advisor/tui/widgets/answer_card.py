@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 from advisor.i18n import t
 from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.reply import Article, short_answer
-from advisor.tui.markdown_source import markdown_source
+from advisor.tui.markdown_source import markdown_sources
 from advisor.tui.messages import EntryOpenRequested, TopicChosen
 from advisor.tui.widgets.choice_list import ChoiceList
 
@@ -91,7 +91,7 @@ class AnswerCard(Vertical):
             yield Markdown(clean(self.aside.answer).strip(), open_links=False, classes="answer-aside")
         if answer.sources:
             yield Static(t("sources", self.lang) + ":", classes="answer-sources-label", markup=False)
-            yield Markdown(self._sources(), open_links=False, classes="answer-sources")
+            yield Markdown(markdown_sources(answer.sources), open_links=False, classes="answer-sources")
         if self.close:
             yield Static(t("also_close", self.lang) + ":", classes="answer-close-label", markup=False)
             yield ChoiceList(*(Option(f"› {clean(title)}", id=rid) for rid, title in self.close), classes="answer-related answer-close")
@@ -124,9 +124,6 @@ class AnswerCard(Vertical):
     def _log_line_text(self) -> str:
         assert self.log_line is not None
         return f"{t('log_line', self.lang, number=self.log_line.number)} {clean(self.log_line.line)}"
-
-    def _sources(self) -> str:
-        return "\n".join(f"- {markdown_source(title, url)}" for title, url in self.answer.sources)
 
     def relabel(self, lang: str) -> None:
         """Show the labels in `lang`; the entry itself stays in its own language."""

@@ -53,6 +53,8 @@ class AnswerCard(Vertical):
         .answer-notice { color: $text-warning; }
         .answer-log-line { color: $text-muted; }
         Markdown { padding: 0; margin: 0; }
+        /* The label that follows keeps its own margin: two blank lines were one too many. */
+        Markdown > *:last-child { margin-bottom: 0; }
         .answer-close-label, .answer-related-label, .answer-sources-label, .answer-aside-title { text-style: bold; margin-top: 1; }
         .answer-sources { color: $text-muted; }
         ChoiceList { max-height: 8; }

@@ -13,7 +13,9 @@ import math
 from collections import namedtuple
 
 # Weights of `Signals.features()` in order, the last one the intercept.
-CONFIDENCE_WEIGHTS = (1.589, 1.223, 1.527, 1.640, 1.293, 0.397, -1.080, -0.470, 1.525, -3.171)
+# The first clause's agreement (`clause`) was added later, its weight chosen on real-dev and dev
+# with the others kept (docs/answer-quality.md, 2026-12-06 night).
+CONFIDENCE_WEIGHTS = (1.589, 1.223, 1.527, 1.640, 1.293, 0.397, -1.080, -0.470, 1.525, 0.3, -3.171)
 # Below this, "did you mean" choices are offered instead of an answer: an answer is shown when it
 # is more likely right than wrong, which on calibrated confidences is also where answering more
 # questions stops adding more right answers than wrong ones.
@@ -22,7 +24,7 @@ EVIDENCE_SCALE = 15.0
 
 
 # A namedtuple, not a dataclass: the `ask` hot path never imports dataclasses (see `advisor.problems`).
-class Signals(namedtuple("Signals", ("score", "lead", "lexical", "fuzzy", "evidence", "quoted", "unknown_share", "plain_vietnamese", "likelihood"))):
+class Signals(namedtuple("Signals", ("score", "lead", "lexical", "fuzzy", "evidence", "quoted", "unknown_share", "plain_vietnamese", "likelihood", "clause"), defaults=(0.0,))):
     """What the ranking saw for its best entry.
 
     `score` (0-100) and its `lead` over the runner-up, how much of the question the entry
@@ -31,16 +33,17 @@ class Signals(namedtuple("Signals", ("score", "lead", "lexical", "fuzzy", "evide
     lines, how much of the question no entry knows (`unknown_share`), and whether it is
     Vietnamese without a single technical term (`plain_vietnamese`: small talk is, questions
     about GPUs almost never are), and its share (0-1) of the `likelihood` that its text wrote the
-    question among the best entries (`advisor.search.likelihood`).
+    question among the best entries (`advisor.search.likelihood`), and whether the question's first
+    clause alone ranks it first too (`clause`: 1, -1, or 0 without one; `advisor.search.clauses`).
     """
 
     __slots__ = ()
 
     def features(self) -> tuple[float, ...]:
         """The model's inputs, each scaled to about 0-1, and the constant 1 for the intercept."""
-        score, lead, lexical, fuzzy, evidence, quoted, unknown_share, plain_vietnamese, likelihood = self
+        score, lead, lexical, fuzzy, evidence, quoted, unknown_share, plain_vietnamese, likelihood, clause = self
         return (score / 100, lead / 100, lexical, fuzzy / 100, min(evidence, EVIDENCE_SCALE) / EVIDENCE_SCALE,
-                float(quoted), unknown_share, float(plain_vietnamese), likelihood, 1.0)
+                float(quoted), unknown_share, float(plain_vietnamese), likelihood, clause, 1.0)
 
 
 def answer_confidence(signals: Signals, weights: tuple[float, ...] = CONFIDENCE_WEIGHTS) -> float:

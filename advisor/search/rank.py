@@ -21,6 +21,7 @@ from itertools import chain
 from rapidfuzz import fuzz
 
 from advisor.search import learned
+from advisor.search.clauses import clause_agreement
 from advisor.search.confidence import ANSWER_CONFIDENCE, Signals, answer_confidence
 from advisor.search.errors import quoted_errors
 from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, POSTING_BITS, WEIGHT_MASK, SearchIndex, decode_posting
@@ -220,6 +221,7 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
         unknown_share=unknown_share,
         plain_vietnamese=answer_lang == "vi" and all(is_vietnamese_syllable(word) and word not in terms for word in typed),
         likelihood=share_of.get(best.topic, 0.0),
+        clause=clause_agreement(lambda clause: search(index, clause), query, best.topic),
     )
     confidence = answer_confidence(signals)
     # Never a tie, whatever the confidence, nor a lone word every topic holds.

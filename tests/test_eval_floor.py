@@ -62,8 +62,14 @@ FLOORS: dict[tuple[str, str], Floor] = {
     # 9.8 % wrong, 47.3 -> 46.6 % off-topic answered): real-test, read afterwards, lost two right
     # answers in English (59.3 -> 58.6 %) and answered one more off-topic question in each language
     # (English 31.7 -> 33.3 %, Vietnamese 7 -> 8 of 23). These floors follow.
-    ("real-test", "en"): Floor(0.585, 0.89, 0.12, 0.34),
-    ("real-test", "vi"): Floor(0.72, 0.937, 0.106, 0.35),
+    # The learned model's lead in the confidence, with the questions no entry answers as a class of
+    # their own (`advisor.search.learned.lead`, docs/answer-quality.md), its weight chosen on
+    # real-dev and dev ranked out of fold (`python -m tests.eval.folds`); real-test, read afterwards:
+    # English 58.6 -> 60.4 % right, 10.4 -> 10.1 % wrong, 33.3 % off-topic answered either way;
+    # Vietnamese 73.6 -> 76.1 % right, 7.5 -> 8.2 % wrong, 34.8 -> 30.4 % off-topic answered. The
+    # floors follow, a question or two under.
+    ("real-test", "en"): Floor(0.60, 0.89, 0.11, 0.34),
+    ("real-test", "vi"): Floor(0.75, 0.937, 0.095, 0.35),
     # real-check grew by 181 questions on 2026-12-05 (145 on topic, 36 `null`), gathered from
     # threads no set held and measured before they joined: 54.5 % answered right, 85.5 % top-3,
     # 11.0 % wrong (harder than its earlier rounds: ML platforms and LLM serving); its floors follow
@@ -80,7 +86,9 @@ FLOORS: dict[tuple[str, str], Floor] = {
     # 24.6 % wrong (English 51.3 % and 30.8 %). English follows the grown set (61.7 -> 61.1 % right,
     # 13.0 -> 13.9 % wrong).
     # With the learned model: English 62.4 % right, 91.4 % top-3, 10.6 % wrong, 45.7 % off-topic answered.
-    ("real-check", "en"): Floor(0.62, 0.91, 0.109, 0.465),
+    # With the learned model's lead (see real-test above): English 63.8 -> 64.3 % right, 9.5 -> 9.5 %
+    # wrong, 44.3 -> 45.2 % off-topic answered.
+    ("real-check", "en"): Floor(0.64, 0.91, 0.105, 0.465),
     # The knowledge round that followed answered one more Vietnamese `null` question (55.6 -> 60.0 %
     # of 45).
     # Later that session it grew by 117 more questions from a second eight batches (33 `null`),
@@ -91,7 +99,9 @@ FLOORS: dict[tuple[str, str], Floor] = {
     # 2026-12-06 (late): retrained on real-dev's 260 new questions and the section on Docker
     # containers sharing a GPU, two more of its 54 Vietnamese `null` questions cross 50 (at 50.0 and
     # 50.1: a RunPod SSH question and a vLLM metrics one), 53.7 -> 57.4 %; the floor follows.
-    ("real-check", "vi"): Floor(0.737, 0.943, 0.107, 0.575),
+    # With the learned model's lead: Vietnamese 75.0 -> 75.2 % right, 10.5 -> 11.2 % wrong (three
+    # questions), 55.6 -> 51.9 % off-topic answered. The wrong floor follows it up.
+    ("real-check", "vi"): Floor(0.745, 0.943, 0.117, 0.56),
     # real-dev's answers that its labels called wrong or off-topic were judged again, blind to which
     # entry was answered (tests/eval/real-dev.jsonl, "relabelled"): 10 `null` questions that the
     # answering entry does answer took its id, 17 answers a reader would accept as well joined
@@ -136,17 +146,25 @@ FLOORS: dict[tuple[str, str], Floor] = {
     # questions asked while choosing (36.5 %), 80 Vietnamese forms (34.8 %). Trained on them too:
     # English 81.8 -> 79.7 % right, 97.3 -> 96.2 % top-3, 2.1 -> 2.4 % wrong; Vietnamese 92.1 ->
     # 88.5 %, 98.8 -> 97.1 %, 2.1 -> 2.9 % wrong. The floors follow, a question or two under.
-    ("real-dev", "en"): Floor(0.795, 0.96, 0.026, 0.455),
-    ("real-dev", "vi"): Floor(0.88, 0.968, 0.031, 0.52),
+    # The learned model now learns real-dev's `null` questions too, as the off-topic class, and its
+    # lead joins the confidence: English 80.6 -> 85.4 % right, 2.2 -> 1.7 % wrong, 42.1 -> 32.9 %
+    # off-topic answered; Vietnamese 88.8 -> 91.9 %, 2.9 -> 2.2 %, 51.3 -> 46.8 % (in-sample).
+    ("real-dev", "en"): Floor(0.85, 0.96, 0.019, 0.34),
+    ("real-dev", "vi"): Floor(0.91, 0.965, 0.024, 0.48),
     # 2026-12-06: the session's sourced text (a JupyterHub chargeback note in per-pod-gpu-metrics that
     # joins "GPU, CPU and memory requests") pushed "Should GPUs go under requests or limits in the
     # container resources?" to device-plugin's fourth place (99.5 -> 99.0 % top-3).
     # The learned model is trained on dev too: 97.4 % right, 100 % top-3, 1.0 % wrong.
-    ("dev", "all"): Floor(0.965, 0.995, 0.02, 0.05),
-    ("holdout", "all"): Floor(0.81, 0.97, 0.13, 0.01),
+    # With the learned model's lead: 97.4 -> 97.9 % right.
+    ("dev", "all"): Floor(0.97, 0.995, 0.02, 0.05),
+    # With the learned model's lead: 83.6 -> 85.8 % right, and one of its 20 off-topic questions
+    # answered ("cách cài máy in Canon trên Windows 10", at 52: "windows" is local-k8s-gpu's word
+    # to the model, and it knows nothing of printers). The off-topic floor follows it.
+    ("holdout", "all"): Floor(0.845, 0.97, 0.11, 0.05),
     # fresh with the learned model: 84.7 % right either way, 7.6 -> 6.5 % wrong. Trained on the
     # 260 real-dev questions of 2026-12-06 (night): 85.9 -> 84.7 % right, 6.5 -> 7.1 % wrong.
-    ("fresh", "all"): Floor(0.83, 0.97, 0.075, 0.05),
+    # With the learned model's lead: 84.7 -> 86.5 % right, 7.1 -> 6.5 % wrong.
+    ("fresh", "all"): Floor(0.85, 0.97, 0.07, 0.05),
 }
 
 

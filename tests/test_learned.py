@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from advisor.cli import main
 from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
-from advisor.search.learned import INTERCEPT, WEIGHTS_FILE, blended, features, read_weights
+from advisor.search.learned import INTERCEPT, OFF_TOPIC, WEIGHTS_FILE, Weights, blended, features, lead, read_weights
 from advisor.search.rank import MAX_QUERY_CHARS, question_words, search
 from tests.eval.report import load_questions
 from tests.eval.train import examples, inputs_digest, train, trained_digest
@@ -44,7 +44,7 @@ def test_the_model_is_trained_on_the_words_a_question_is_ranked_by() -> None:
 def test_a_folder_without_weights_ranks_without_them(tiny_kb: Path) -> None:
     index = open_index(tiny_kb, use_cache=False)
     assert not index.learned
-    assert index.learned.decisions(["oven"], [0, 1]) == [0.0, 0.0]
+    assert index.learned.decisions(["oven"]) == []
 
 
 def test_the_weights_move_each_hit_by_the_model_decision(tiny_kb: Path, tmp_path: Path) -> None:
@@ -100,6 +100,48 @@ def test_weights_without_an_intercept_line_are_not_used(tmp_path: Path) -> None:
     assert not sections["learned_weights"] and not sections["learned_intercepts"]
 
 
+def _sections(tmp_path: Path, text: str, topics: list[str]) -> Weights:
+    """The weights of `text` for `topics`, as an index holds them."""
+    path = tmp_path / WEIGHTS_FILE
+    path.write_text(text, encoding="utf-8")
+    problems: list = []
+    sections = {name: memoryview(data) for name, data in read_weights(str(path), WEIGHTS_FILE, topics, problems).items()}
+    assert not problems
+    return Weights(sections)
+
+
+def test_the_off_topic_class_is_decided_after_the_topics_and_only_when_trained(tmp_path: Path) -> None:
+    with_class = _sections(tmp_path, f"{INTERCEPT}\t\tpizza-oven:0.5 bread-dough:-0.5 {OFF_TOPIC}:-0.2\noven\t2.0\tbread-dough:0.8 {OFF_TOPIC}:0.6\n", ["pizza-oven", "bread-dough"])
+    assert with_class.decisions(["oven"]) == pytest.approx([0.5, 0.3, 0.4])
+    assert with_class.decisions(["dough"]) == pytest.approx([0.5, -0.5, -0.2])  # a word it does not know: the intercepts
+    without = _sections(tmp_path, WEIGHTS, ["pizza-oven", "bread-dough"])
+    assert without.decisions(["oven"]) == pytest.approx([0.5, 0.3])
+
+
+def test_the_lead_is_over_the_best_other_entry_or_the_off_topic_class() -> None:
+    assert lead([0.5, 0.3, 0.4], 0) == pytest.approx(0.1)  # the off-topic class is the closest
+    assert lead([0.5, 0.3, 0.4], 1) == pytest.approx(-0.2)
+    assert lead([0.9, -1.0], 0) == pytest.approx(1.9)
+    assert lead([], 0) == 0.0  # no learned weights
+
+
+def test_the_off_topic_class_never_becomes_a_hit(tiny_kb: Path, tmp_path: Path) -> None:
+    """It is sure of "pizza oven" far more than either entry, and only lowers their confidence."""
+    learned_kb = tmp_path / "learned" / "kb"
+    shutil.copytree(tiny_kb, learned_kb)
+    (learned_kb / WEIGHTS_FILE).write_text(WEIGHTS + f"pizza\t2.0\t{OFF_TOPIC}:5\n", encoding="utf-8")
+    plain = search(open_index(tiny_kb, use_cache=False), "pizza oven")
+    outcome = search(open_index(learned_kb, use_cache=False), "pizza oven")
+    assert {hit.topic for hit in outcome.hits} == {hit.topic for hit in plain.hits}
+    assert outcome.signals.learned_lead < 0
+
+
+def test_the_trainer_learns_questions_no_entry_answers_as_a_class_of_their_own() -> None:
+    index = open_index(bundled_knowledge_dir())
+    _, labels, _ = examples(bundled_knowledge_dir(), index)
+    assert labels.count(OFF_TOPIC) == sum(1 for name in ("real-dev", "dev") for item in load_questions(name) if item["expect"] is None and question_words(index, item["q"]))
+
+
 def test_the_trainer_learns_which_words_mean_which_entry() -> None:
     examples = [["pizza", "oven", "hot"], ["pizza", "oven", "wood"], ["pizza", "fuel"], ["dough", "knead"], ["sourdough", "dough", "wet"], ["yeast", "proof"]]
     labels = ["pizza-oven"] * 3 + ["bread-dough"] * 3
@@ -120,7 +162,7 @@ def test_the_bundled_weights_are_read_whole() -> None:
     assert not [problem for problem in index.problems if WEIGHTS_FILE in problem.path]
     path = bundled_knowledge_dir() / WEIGHTS_FILE
     named = {pair.rpartition(":")[0] for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith("#") for pair in line.split("\t")[2].split()}
-    assert named <= set(index.topics)
+    assert named == set(index.topics) | {OFF_TOPIC}
 
 
 def test_the_weights_file_records_what_it_was_trained_on() -> None:

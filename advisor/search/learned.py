@@ -7,7 +7,9 @@ back in question after question about the same subject. A linear model (one weig
 pair of words for each entry, over sublinear tf-idf vectors) trained on the entries' own text
 and on the labelled questions of `tests/eval/real-dev.jsonl` and `dev.jsonl` (`python -m
 tests.eval.train`)
-reads those words as evidence for the entries they were asked about. Its weights are data:
+reads those words as evidence for the entries they were asked about; the questions no entry
+answers are a class of their own (`OFF_TOPIC`), so that the model can say a question is like
+them rather than like any entry. Its weights are data:
 `knowledge/learned-weights.tsv`, packed into the index when it is built (`read_weights`) and read
 word by word as a question needs them (`Weights`).
 
@@ -26,6 +28,9 @@ from advisor.search import tables
 WEIGHTS_FILE = "learned-weights.tsv"
 # The feature of a line that holds each entry's intercept.
 INTERCEPT = "*"
+# The class of the labelled questions no entry answers: no entry id can be written this way. It is
+# never blended into a score; it competes with the best entry in `lead`.
+OFF_TOPIC = "(off-topic)"
 # The score is this much the model's vote and the rest the ranking's own. Chosen on real-dev and
 # real-check together; never on real-test.
 LEARNED_SHARE = 0.2
@@ -61,23 +66,31 @@ class Weights:
     def __bool__(self) -> bool:
         return bool(len(self._intercepts))
 
-    def decisions(self, words: list[str], topics: list[int]) -> list[float]:
-        """The model's decision value for each topic number of `topics` on a question's `words`."""
+    def decisions(self, words: list[str]) -> list[float]:
+        """The model's decision value for every topic, by topic number, on a question's `words`,
+        then the off-topic class's when the weights have one."""
         vector = []
         for feature, count in features(words).items():
             number = self._lookup.find(feature)
             if number >= 0:
                 vector.append((number, count * self._idf[number]))
         norm = math.sqrt(sum(value * value for _, value in vector)) or 1.0
-        wanted = {topic: place for place, topic in enumerate(topics)}
-        values = [self._intercepts[topic] if topic < len(self._intercepts) else 0.0 for topic in topics]
+        values = self._intercepts[:].tolist()  # a view whether mapped or read from the file
         for number, value in vector:
             begin, end = self._starts[number : number + 2]
             for topic, weight in zip(self._topics[begin:end], self._weights[begin:end]):
-                place = wanted.get(topic)
-                if place is not None:
-                    values[place] += weight * value / norm
+                values[topic] += weight * value / norm
         return values
+
+
+def lead(decisions: list[float], topic: int) -> float:
+    """How far the model prefers `topic` to every other topic and to the off-topic class: its
+    decision less the best other one's. A question the model has learnt to place clearly is one it
+    answers right more often than its share of the score alone tells; near zero, it hesitates
+    between two entries, or between an entry and none, and below zero it places the question
+    elsewhere."""
+    others = max((value for number, value in enumerate(decisions) if number != topic), default=0.0)
+    return decisions[topic] - others if topic < len(decisions) else 0.0
 
 
 def blended(score: float, decision: float) -> float:
@@ -93,10 +106,13 @@ def read_weights(path: str, display: str, topics: list[str], problems: list) -> 
     """The index sections of the weights file at `path` for the index's `topics` (ids, in topic
     order); a folder without the file gets empty sections. Lines that cannot be read are problems
     (`display:line: what is wrong`) and are left out; weights for an entry the folder does not
-    hold are skipped, since the file outlives a renamed entry until it is trained again."""
+    hold are skipped, since the file outlives a renamed entry until it is trained again. The
+    off-topic class, when the file has one, comes after the topics."""
     from advisor.problems import Problem
 
     number_of = {topic: number for number, topic in enumerate(topics)}
+    number_of[OFF_TOPIC] = len(topics)
+    off_topic = False
     names: list[str] = []
     idf = array("f")
     starts = array("q", [0])
@@ -125,8 +141,9 @@ def read_weights(path: str, display: str, topics: list[str], problems: list) -> 
             continue
         seen.add(feature)
         known = sorted((number_of[topic], weight) for topic, weight in pairs if topic in number_of)
+        off_topic = off_topic or any(number == len(topics) for number, _ in known)
         if feature == INTERCEPT:
-            intercepts = array("f", bytes(4 * len(topics)))
+            intercepts = array("f", bytes(4 * (len(topics) + 1)))
             for number, weight in known:
                 intercepts[number] = weight
             continue
@@ -138,6 +155,8 @@ def read_weights(path: str, display: str, topics: list[str], problems: list) -> 
     if not len(intercepts) and names:
         problems.append(Problem(display, 0, f"no intercept line ('{INTERCEPT}<TAB><TAB>entry:weight ...'): the learned weights are not used"))
         names, idf, starts, topic_numbers, weights = [], array("f"), array("q", [0]), array("i"), array("f")
+    if not off_topic:
+        intercepts = intercepts[: len(topics)]
     blob, offsets, table = tables.pack_table(names)
     return {
         "learned_features": blob, "learned_feature_offsets": offsets, "learned_feature_table": table,

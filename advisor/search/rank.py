@@ -206,7 +206,7 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     candidates += [topic for topic in quoted if topic not in candidates and topic in scores]
     hits = _best_hits(index, normalized, candidates, scores, total, answer_lang, max(limit, SUGGESTIONS, LIKELIHOOD_HITS), quoted)
     hits, share_of = _second_opinion(index, hits, [(word, index.idf(word) * confidence) for word, confidence in resolved])
-    hits = _learned_opinion(index, hits, repaired)
+    hits, decisions = _learned_opinion(index, hits, repaired)
     hits = _home_first(index, hits, AMBIGUITY_MARGIN if len(resolved) > 1 else LONE_TERM_MARGIN)
     known = sum(1 for token, _ in resolved if "_" not in token)
     unknown_share = 1.0 - known / max(known + round(unknown_mass / (index.unknown_idf * UNKNOWN_TOKEN_SHARE)), 1)
@@ -222,6 +222,7 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
         plain_vietnamese=answer_lang == "vi" and all(is_vietnamese_syllable(word) and word not in terms for word in typed),
         likelihood=share_of.get(best.topic, 0.0),
         clause=clause_agreement(lambda clause: search(index, clause), query, best.topic),
+        learned_lead=learned.lead(decisions, index.topic_of(best.topic) or 0),
     )
     confidence = answer_confidence(signals)
     # Never a tie, whatever the confidence, nor a lone word every topic holds.
@@ -287,15 +288,15 @@ def _second_opinion(index: SearchIndex, hits: list[Hit], words: list[tuple[str, 
     return hits, share_of
 
 
-def _learned_opinion(index: SearchIndex, hits: list[Hit], words: list[str]) -> list[Hit]:
-    """The hits with the learned model's decision blended into their scores, best first
-    (`advisor.search.learned`); as they were when the index has no learned weights."""
+def _learned_opinion(index: SearchIndex, hits: list[Hit], words: list[str]) -> tuple[list[Hit], list[float]]:
+    """The hits with the learned model's decision blended into their scores, best first, and its
+    decision for every topic (`advisor.search.learned`); as they were, and none, without weights."""
     if not index.learned:
-        return hits
-    decisions = index.learned.decisions(words, [index.topic_of(hit.topic) or 0 for hit in hits])
-    hits = [hit._replace(score=round(learned.blended(hit.score, decision), 1)) for hit, decision in zip(hits, decisions)]
+        return hits, []
+    decisions = index.learned.decisions(words)
+    hits = [hit._replace(score=round(learned.blended(hit.score, decisions[index.topic_of(hit.topic) or 0]), 1)) for hit in hits]
     hits.sort(key=lambda hit: (-hit.score, hit.topic))
-    return hits
+    return hits, decisions
 
 
 def _home_first(index: SearchIndex, hits: list[Hit], margin: float) -> list[Hit]:

@@ -12,7 +12,10 @@ written from real-dev's questions, so there the ranking looks surer than it is o
 nobody here has seen. The model's scale is then fitted on `real-check` (`SCALE_ON`), whose
 questions no entry was written from: one slope and one offset of the weighted sum (Platt
 scaling), so the order of the confidences stays and their level becomes what new questions
-bear out. It prints the weights for `CONFIDENCE_WEIGHTS` and, for thresholds around the
+bear out. Two weights were chosen apart from this fit: the first clause's agreement (`clause`,
+on real-dev and dev) and the learned model's lead (`learned_lead`, `tests.eval.folds`): on
+real-dev and dev the learned model has seen every question, so a fit here would trust its lead
+far too much. It prints the weights for `CONFIDENCE_WEIGHTS` and, for thresholds around the
 current one, how many questions would be answered right, answered wrong, and off-topic
 questions answered.
 """

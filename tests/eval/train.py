@@ -5,9 +5,10 @@
     python -m tests.eval.train --check  # whether the file was trained on what the entries and questions say now
 
 One example per piece of each entry's text (its title, each alternate question, its keywords,
-each error line, each heading, each paragraph of the body), and each labelled on-topic question
-of `real-dev` and `dev` (`TRAIN`), which counts `QUESTION_WEIGHT` times as much: the entries say what they
-answer, the questions how users ask it. Every text is read into words exactly as a question is
+each error line, each heading, each paragraph of the body), and each labelled question of
+`real-dev` and `dev` (`TRAIN`), which counts `QUESTION_WEIGHT` times as much: the entries say what they
+answer, the questions how users ask it. The questions no entry answers (`null`) are examples of
+a class of their own (`advisor.search.learned.OFF_TOPIC`). Every text is read into words exactly as a question is
 when it is asked (`advisor.search.rank.question_words`), then `advisor.search.learned.features`.
 A linear support vector machine (scikit-learn's LinearSVC, one entry against the rest) learns
 the weights; each entry keeps its `KEEP` largest, which loses almost nothing of what it ranks
@@ -31,7 +32,7 @@ from advisor.knowledge.load import load_knowledge
 from advisor.library import open_index
 from advisor.paths import bundled_knowledge_dir
 from advisor.search.index import SearchIndex
-from advisor.search.learned import INTERCEPT, WEIGHTS_FILE, features
+from advisor.search.learned import INTERCEPT, OFF_TOPIC, WEIGHTS_FILE, features
 from advisor.search.rank import question_words
 from tests.eval.report import load_questions
 
@@ -53,15 +54,17 @@ HEADER = (
 DIGEST_LINE = "# inputs "
 
 
-def examples(root: Path, index: SearchIndex) -> tuple[list[list[str]], list[str], list[float]]:
-    """(words, entry id, weight) of every training example."""
+def examples(root: Path, index: SearchIndex, questions: list[dict] | None = None) -> tuple[list[list[str]], list[str], list[float]]:
+    """(words, entry id, weight) of every training example: the entries' pieces, then the labelled
+    `questions` (by default, every question of `TRAIN`)."""
     texts: list[tuple[str, str, float]] = []
     for entry in load_knowledge(root).entries:
         pieces = [entry.title, *entry.questions, " ".join(entry.keywords), *entry.errors, *entry.headings]
         pieces += [part for part in entry.body.split("\n\n") if len(part) >= MIN_PARAGRAPH]
         texts += [(piece, entry.id, 1.0) for piece in pieces]
-    for name in TRAIN:
-        texts += [(item["q"], item["expect"], QUESTION_WEIGHT) for item in load_questions(name) if item["expect"]]
+    if questions is None:
+        questions = [item for name in TRAIN for item in load_questions(name)]
+    texts += [(item["q"], item["expect"] or OFF_TOPIC, QUESTION_WEIGHT) for item in questions]
     read = [(question_words(index, text), label, weight) for text, label, weight in texts]
     read = [example for example in read if example[0]]
     return [w for w, _, _ in read], [label for _, label, _ in read], [weight for _, _, weight in read]

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from advisor.cli import main, mistyped_command
+from advisor.search.confidence import ANSWER_CONFIDENCE
 from tests.conftest import run_advisor, write_entry
 
 
@@ -85,6 +86,16 @@ def test_an_entry_answering_beside_a_provider_shows_its_short_answer_then_the_pr
     main(["ask", "--explain", "cluster autoscaler never scales up the gpu node group on eks"])
     explained = capsys.readouterr().out.split("Why this answer:")[1]
     assert "best matching phrasing" in explained and "answered from the provider catalogue" not in explained
+
+
+def test_explain_says_why_a_sure_lone_word_is_not_answered(capsys: pytest.CaptureFixture[str]) -> None:
+    """Above the threshold yet unanswered: `--explain` says which rule held it back."""
+    code, data = ask_json(capsys, "--explain", "hello world")
+    assert code == 1 and data["confidence"] >= ANSWER_CONFIDENCE and data["explain"]["lone_word"] == "in_passing"
+    assert [item["id"] for item in data["suggestions"]][:1] == ["kubeflow-trainer"]
+    assert main(["ask", "--lang", "en", "--explain", "gpu"]) == 1
+    assert "not answered: one word that nearly every entry holds" in capsys.readouterr().out
+    assert main(["ask", "--lang", "en", "--explain", "kueue"]) == 0 and "not answered" not in capsys.readouterr().out
 
 
 def test_no_answer_text_offers_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,6 +14,7 @@ from advisor.search.cache import cache_file
 from advisor.paths import bundled_knowledge_dir
 from advisor.search.language import detect_language
 from advisor.search.confidence import ANSWER_CONFIDENCE
+from advisor.search.lone_words import IN_PASSING_WEIGHT, weight_in
 from advisor.search.rank import MAX_QUERY_CHARS, search
 from tests.conftest import write_entry
 
@@ -80,6 +81,26 @@ def test_a_lone_word_every_topic_holds_gets_choices_not_an_answer(bundled, word:
     named = search(bundled, f"{word} mig")
     assert named.best is not None and named.best.topic.startswith("mig")
     assert named.answered == (named.confidence >= ANSWER_CONFIDENCE and named.margin > 0)
+
+
+@pytest.mark.parametrize("question", ["hello world", "book", "password", "chair", "weather today", "bong da"])
+def test_a_lone_word_the_best_entry_holds_in_passing_gets_choices_not_an_answer(bundled, question: str) -> None:
+    """One known word that the best entry holds only in passing ("world" from the `WORLD_SIZE`
+    variable, "book" in one alternate question of many, "chair" repaired into a Vietnamese
+    syllable) led every other entry by most of its score and was answered at confidence 74-84. It names no topic: the
+    entries that hold it are offered instead."""
+    outcome = search(bundled, question)
+    assert outcome.hits and not outcome.answered
+    assert outcome.suggestions[0] == outcome.hits[0]
+
+
+@pytest.mark.parametrize(("word", "entry"), [("kueue", "kueue-gpu-queues"), ("taint", "gpu-node-scheduling"), ("deepspeed", "distributed-training"), ("coreweave", "choosing-provider")])
+def test_a_lone_word_an_entry_is_about_is_answered(bundled, word: str, entry: str) -> None:
+    """The other side of the line: a term in an entry's title or in enough of its phrasings to earn
+    the focus bonus is answered alone, down to the lightest ("deepspeed", "coreweave")."""
+    outcome = search(bundled, word)
+    assert outcome.answered and outcome.best.topic == entry
+    assert weight_in(bundled, word, bundled.topic_of(entry)) > IN_PASSING_WEIGHT
 
 
 def test_a_term_typed_as_a_phrase_is_not_a_lone_vietnamese_syllable(bundled) -> None:

@@ -27,6 +27,7 @@ from advisor.search.errors import quoted_errors
 from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, POSTING_BITS, WEIGHT_MASK, SearchIndex, decode_posting
 from advisor.search.language import detect_language
 from advisor.search.likelihood import LIKELIHOOD_HITS, blended, shares
+from advisor.search.lone_words import lone_word
 from advisor.search.phrases import batch, best_phrase, phrase_similarity
 from advisor.search.spelling import correct
 from advisor.textnorm import is_vietnamese_syllable
@@ -66,10 +67,6 @@ SUGGESTION_COVERAGE = 0.5
 # Above this many topics, very common tokens only rescore candidates found through rarer ones.
 PREFILTER_TOPICS = 2000
 COMMON_TOKEN_SHARE = 0.05
-# A question of one word that nearly every topic holds ("gpu", "pod", "kubernetes") names no
-# topic: it gets choices, not an answer. Judged only where there are enough topics to tell.
-VAGUE_TOKEN_SHARE = 0.9
-VAGUE_MIN_TOPICS = 20
 
 
 # namedtuples, not dataclasses or typing.NamedTuple: see `advisor.problems.Problem`.
@@ -81,12 +78,14 @@ class Hit(namedtuple("Hit", ("topic", "entry", "score", "lexical", "fuzzy", "evi
     __slots__ = ()
 
 
-class Outcome(namedtuple("Outcome", ("query", "normalized", "lang", "answered", "hits", "truncated", "corrections", "confidence", "quoted", "signals", "offered"), defaults=(False, (), 0.0, (), None, ()))):
+class Outcome(namedtuple("Outcome", ("query", "normalized", "lang", "answered", "hits", "truncated", "corrections", "confidence", "quoted", "signals", "offered", "lone_word"), defaults=(False, (), 0.0, (), None, (), ""))):
     """The result of `search()`: the `query` and its `normalized` tokens, the answer `lang`
     (None when undetected), whether it is `answered`, the ranked `hits`, whether the query was
     `truncated`, the typo `corrections` made ((typed, repaired) pairs), the `confidence` (0-100)
     that the best hit is the right answer and the `signals` it was judged on, and the topics
-    whose error lines the query `quoted`; the hits `offered` when it is not answered."""
+    whose error lines the query `quoted`; the hits `offered` when it is not answered, and why,
+    when it went unanswered however sure, it is a `lone_word` that names no topic
+    (`advisor.search.lone_words`: "vague" or "in_passing"; "" otherwise)."""
 
     __slots__ = ()
 
@@ -211,6 +210,7 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
     known = sum(1 for token, _ in resolved if "_" not in token)
     unknown_share = 1.0 - known / max(known + round(unknown_mass / (index.unknown_idf * UNKNOWN_TOKEN_SHARE)), 1)
     best = hits[0]
+    best_topic = index.topic_of(best.topic) or 0
     signals = Signals(
         score=best.score,
         lead=best.score - (hits[1].score if len(hits) > 1 else 0.0),
@@ -222,22 +222,17 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
         plain_vietnamese=answer_lang == "vi" and all(is_vietnamese_syllable(word) and word not in terms for word in typed),
         likelihood=share_of.get(best.topic, 0.0),
         clause=clause_agreement(lambda clause: search(index, clause), query, best.topic),
-        learned_lead=learned.lead(decisions, index.topic_of(best.topic) or 0),
+        learned_lead=learned.lead(decisions, best_topic),
     )
     confidence = answer_confidence(signals)
-    # Never a tie, whatever the confidence, nor a lone word every topic holds.
-    answered = confidence >= ANSWER_CONFIDENCE and (len(hits) < 2 or hits[0].score > hits[1].score) and not is_vague(index, resolved)
+    # Never a tie, whatever the confidence, nor a lone word every topic holds or the best holds in
+    # passing; what such a word would have been answered with is offered instead.
+    overruled = lone_word(index, resolved, best_topic) if confidence >= ANSWER_CONFIDENCE else ""
+    answered = confidence >= ANSWER_CONFIDENCE and (len(hits) < 2 or hits[0].score > hits[1].score) and not overruled
     names = tuple(index.topics[topic] for topic in quoted)
     floor = SUGGESTION_EVIDENCE_SHARE * index.unknown_idf
-    offered = tuple(hit for hit in hits[:SUGGESTIONS] if hit.evidence >= floor or hit.lexical >= SUGGESTION_COVERAGE)
-    return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections), confidence, names, signals, offered)
-
-
-def is_vague(index: SearchIndex, resolved: list[tuple[str, float]]) -> bool:
-    """Whether the question is one word that nearly all topics hold: "gpu" alone names no topic."""
-    if index.topic_count < VAGUE_MIN_TOPICS or len(resolved) != 1:
-        return False
-    return index.document_frequency(resolved[0][0]) >= index.topic_count * VAGUE_TOKEN_SHARE
+    offered = tuple(hit for hit in hits[:SUGGESTIONS] if overruled or hit.evidence >= floor or hit.lexical >= SUGGESTION_COVERAGE)
+    return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections), confidence, names, signals, offered, overruled)
 
 
 def is_common(index: SearchIndex, token: str) -> bool:

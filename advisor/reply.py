@@ -341,5 +341,5 @@ def explanation(outcome: Outcome) -> dict[str, Any]:
         "answer_confidence": ANSWER_CONFIDENCE,
         "quoted_errors": list(outcome.quoted),
         "corrections": [list(pair) for pair in outcome.corrections],
-        "lone_word": outcome.lone_word,
+        "held_back": outcome.held_back,
     }

@@ -88,10 +88,10 @@ def test_an_entry_answering_beside_a_provider_shows_its_short_answer_then_the_pr
     assert "best matching phrasing" in explained and "answered from the provider catalogue" not in explained
 
 
-def test_explain_says_why_a_sure_lone_word_is_not_answered(capsys: pytest.CaptureFixture[str]) -> None:
+def test_explain_says_why_a_sure_short_question_is_not_answered(capsys: pytest.CaptureFixture[str]) -> None:
     """Above the threshold yet unanswered: `--explain` says which rule held it back."""
     code, data = ask_json(capsys, "--explain", "hello world")
-    assert code == 1 and data["confidence"] >= ANSWER_CONFIDENCE and data["explain"]["lone_word"] == "in_passing"
+    assert code == 1 and data["confidence"] >= ANSWER_CONFIDENCE and data["explain"]["held_back"] == "in_passing"
     assert [item["id"] for item in data["suggestions"]][:1] == ["kubeflow-trainer"]
     assert main(["ask", "--lang", "en", "--explain", "gpu"]) == 1
     assert "not answered: one word that nearly every entry holds" in capsys.readouterr().out

@@ -213,8 +213,8 @@ def _explain_text(reply: Reply, style: Styler) -> str:
         (t("explain_margin", lang), f"{facts['margin']:.1f}"),
         (t("explain_threshold", lang), f"{facts['confidence']:.0f} (≥ {facts['answer_confidence']:.0f})"),
     ]
-    if facts["lone_word"]:
-        rows.append((t("explain_held_back", lang), t(f"explain_lone_{facts['lone_word']}", lang)))
+    if facts["held_back"]:
+        rows.append((t("explain_held_back", lang), t(f"explain_held_back_{facts['held_back']}", lang)))
     if facts["corrections"]:
         rows.append((t("explain_corrections", lang), ", ".join(f"{a} → {b}" for a, b in facts["corrections"])))
     lines.extend(f"  {label}: {value}" for label, value in rows)

@@ -27,7 +27,7 @@ from advisor.search.errors import quoted_errors
 from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, POSTING_BITS, WEIGHT_MASK, SearchIndex, decode_posting
 from advisor.search.language import detect_language
 from advisor.search.likelihood import LIKELIHOOD_HITS, blended, shares
-from advisor.search.lone_words import lone_word
+from advisor.search.few_words import held_back
 from advisor.search.phrases import batch, best_phrase, phrase_similarity
 from advisor.search.spelling import correct
 from advisor.textnorm import is_vietnamese_syllable
@@ -78,14 +78,14 @@ class Hit(namedtuple("Hit", ("topic", "entry", "score", "lexical", "fuzzy", "evi
     __slots__ = ()
 
 
-class Outcome(namedtuple("Outcome", ("query", "normalized", "lang", "answered", "hits", "truncated", "corrections", "confidence", "quoted", "signals", "offered", "lone_word"), defaults=(False, (), 0.0, (), None, (), ""))):
+class Outcome(namedtuple("Outcome", ("query", "normalized", "lang", "answered", "hits", "truncated", "corrections", "confidence", "quoted", "signals", "offered", "held_back"), defaults=(False, (), 0.0, (), None, (), ""))):
     """The result of `search()`: the `query` and its `normalized` tokens, the answer `lang`
     (None when undetected), whether it is `answered`, the ranked `hits`, whether the query was
     `truncated`, the typo `corrections` made ((typed, repaired) pairs), the `confidence` (0-100)
     that the best hit is the right answer and the `signals` it was judged on, and the topics
-    whose error lines the query `quoted`; the hits `offered` when it is not answered, and why,
-    when it went unanswered however sure, it is a `lone_word` that names no topic
-    (`advisor.search.lone_words`: "vague" or "in_passing"; "" otherwise)."""
+    whose error lines the query `quoted`; the hits `offered` when it is not answered, and why it
+    was `held_back` however sure: its word or two name no topic (`advisor.search.few_words`:
+    "vague" or "in_passing"; "" otherwise)."""
 
     __slots__ = ()
 
@@ -225,14 +225,14 @@ def search(index: SearchIndex, query: str, lang: str | None = None, limit: int =
         learned_lead=learned.lead(decisions, best_topic),
     )
     confidence = answer_confidence(signals)
-    # Never a tie, whatever the confidence, nor a lone word every topic holds or the best holds in
-    # passing; what such a word would have been answered with is offered instead.
-    overruled = lone_word(index, resolved, best_topic) if confidence >= ANSWER_CONFIDENCE else ""
-    answered = confidence >= ANSWER_CONFIDENCE and (len(hits) < 2 or hits[0].score > hits[1].score) and not overruled
+    # Never a tie, whatever the confidence, nor a word or two that name no topic; what they would
+    # have been answered with is offered instead.
+    held = held_back(index, resolved, best_topic) if confidence >= ANSWER_CONFIDENCE else ""
+    answered = confidence >= ANSWER_CONFIDENCE and (len(hits) < 2 or hits[0].score > hits[1].score) and not held
     names = tuple(index.topics[topic] for topic in quoted)
     floor = SUGGESTION_EVIDENCE_SHARE * index.unknown_idf
-    offered = tuple(hit for hit in hits[:SUGGESTIONS] if overruled or hit.evidence >= floor or hit.lexical >= SUGGESTION_COVERAGE)
-    return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections), confidence, names, signals, offered, overruled)
+    offered = tuple(hit for hit in hits[:SUGGESTIONS] if held or hit.evidence >= floor or hit.lexical >= SUGGESTION_COVERAGE)
+    return Outcome(query, normalized, answer_lang, answered, tuple(hits), truncated, tuple(corrections), confidence, names, signals, offered, held)
 
 
 def is_common(index: SearchIndex, token: str) -> bool:

@@ -14,7 +14,8 @@ from advisor.search.cache import cache_file
 from advisor.paths import bundled_knowledge_dir
 from advisor.search.language import detect_language
 from advisor.search.confidence import ANSWER_CONFIDENCE
-from advisor.search.few_words import IN_PASSING_WEIGHT, weight_in
+from advisor.search.few_words import IN_PASSING_WEIGHT
+from advisor.search.index import posting_weight
 from advisor.search.rank import MAX_QUERY_CHARS, search
 from tests.conftest import write_entry
 
@@ -103,7 +104,7 @@ def test_a_word_or_two_an_entry_is_about_is_answered(bundled, question: str, ent
     outcome = search(bundled, question)
     assert outcome.answered and outcome.best.topic == entry
     words = outcome.normalized.split()
-    assert len(words) > 2 or any(weight_in(bundled, word, bundled.topic_of(entry)) > IN_PASSING_WEIGHT for word in words)
+    assert len(words) > 2 or any(posting_weight(bundled.posting(word), bundled.topic_of(entry)) > IN_PASSING_WEIGHT for word in words)
 
 
 def test_a_term_typed_as_a_phrase_is_not_a_lone_vietnamese_syllable(bundled) -> None:

@@ -12,9 +12,7 @@ out at confidence 71-84. Both kinds get choices instead of an answer.
 
 from __future__ import annotations
 
-from bisect import bisect_left
-
-from advisor.search.index import FIELD_WEIGHTS, POSTING_BITS, WEIGHT_MASK, SearchIndex
+from advisor.search.index import FIELD_WEIGHTS, SearchIndex, posting_weight
 
 # A word nearly every topic holds names none of them; judged only where there are enough topics
 # to tell.
@@ -38,7 +36,7 @@ def held_back(index: SearchIndex, resolved: list[tuple[str, float]], topic: int)
     words = [word for word, _ in resolved]
     if len(words) == 1 and is_vague(index, words[0]):
         return VAGUE
-    if 1 <= len(words) <= FEW_WORDS and all(weight_in(index, word, topic) <= IN_PASSING_WEIGHT for word in words):
+    if 1 <= len(words) <= FEW_WORDS and all(posting_weight(index.posting(word), topic) <= IN_PASSING_WEIGHT for word in words):
         return IN_PASSING
     return ""
 
@@ -47,11 +45,3 @@ def is_vague(index: SearchIndex, word: str) -> bool:
     """Whether nearly all topics hold `word`: "gpu" alone names no topic."""
     return index.topic_count >= VAGUE_MIN_TOPICS and index.document_frequency(word) >= index.topic_count * VAGUE_TOKEN_SHARE
 
-
-def weight_in(index: SearchIndex, word: str, topic: int) -> int:
-    """The weight of `word` in `topic` (its best field and focus bonus); 0 when the topic lacks it."""
-    postings = index.posting(word)
-    at = bisect_left(postings, topic << POSTING_BITS)
-    if at < len(postings) and postings[at] >> POSTING_BITS == topic:
-        return postings[at] & WEIGHT_MASK
-    return 0

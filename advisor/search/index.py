@@ -58,6 +58,15 @@ def decode_posting(packed: int) -> tuple[int, int]:
     return packed >> POSTING_BITS, packed & WEIGHT_MASK
 
 
+def posting_weight(postings: Sequence[int], topic: int) -> int:
+    """The field weight of `topic` among a token's `postings` (sorted by topic, so found by binary
+    search); 0 when the topic lacks the token."""
+    at = bisect.bisect_left(postings, topic << POSTING_BITS)
+    if at < len(postings) and postings[at] >> POSTING_BITS == topic:
+        return postings[at] & WEIGHT_MASK
+    return 0
+
+
 def posting_mass(packed: int) -> float:
     """ln(1 + the word's mass in the topic) of a packed posting (`advisor.search.likelihood`)."""
     return (packed >> WEIGHT_BITS & MASS_MAX) / MASS_STEPS

@@ -14,7 +14,7 @@ repaired token by token against the index vocabulary before scoring (`advisor.se
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_left, insort
+from bisect import insort
 from collections import namedtuple
 from itertools import chain
 
@@ -24,10 +24,10 @@ from advisor.search import learned
 from advisor.search.clauses import clause_agreement
 from advisor.search.confidence import ANSWER_CONFIDENCE, Signals, answer_confidence
 from advisor.search.errors import quoted_errors
-from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, POSTING_BITS, WEIGHT_MASK, SearchIndex, decode_posting
+from advisor.search.few_words import held_back
+from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, POSTING_BITS, WEIGHT_MASK, SearchIndex, posting_weight
 from advisor.search.language import detect_language
 from advisor.search.likelihood import LIKELIHOOD_HITS, blended, shares
-from advisor.search.few_words import held_back
 from advisor.search.phrases import batch, best_phrase, phrase_similarity
 from advisor.search.spelling import correct
 from advisor.textnorm import is_vietnamese_syllable
@@ -252,11 +252,9 @@ def _rescore_common(index: SearchIndex, scores: dict[int, float], common: list[t
         gain = idf * confidence / FULL_WEIGHT
         postings = index.posting(token)
         for topic in shortlist:
-            at = bisect_left(postings, topic << POSTING_BITS)
-            if at < len(postings):
-                found, weight = decode_posting(postings[at])
-                if found == topic:
-                    scores[topic] += gain * weight
+            weight = posting_weight(postings, topic)
+            if weight:
+                scores[topic] += gain * weight
 
 
 def combined_score(lexical: float, fuzzy_score: float, evidence: float) -> float:

@@ -146,6 +146,9 @@ def test_diacritics_do_not_change_the_answer(bundled) -> None:
         ("gke node pool loi Cannot use default machine type (e2-medium) with GPUs", "vi"),
         ("how do I fix Failed to initialize NVML: Driver/library version mismatch", "en"),
         ("Failed to initialize NVML: Driver/library version mismatch", "en"),  # the error alone is the clue
+        # Marker words count as written, before synonyms make "cài" install, "nhiều" multiple,
+        # "một" and "one" 1.
+        ("cai driver nvidia", "vi"), ("nhieu job mot gpu", "vi"), ("thue gpu re", "vi"), ("kubernetes one notebook", "en"),
     ],
 )
 def test_language_detection(bundled, query: str, lang: str | None) -> None:

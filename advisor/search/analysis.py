@@ -57,6 +57,11 @@ class Analyzer:
             return tokens
         return self._replace(tokens)
 
+    def written_words(self, text: str) -> list[str]:
+        """All tokens after folding, before synonym replacement: the words as the asker wrote
+        them, which tell the language ("rẻ" is Vietnamese before it becomes "cost")."""
+        return _folded_tokens(text, SEPARATE)
+
     def phrase_terms(self, text: str) -> set[str]:
         """The canonical tokens that stand in `text` for a phrase of several words: "gang
         scheduling" is a term, where "gang" alone is a Vietnamese word (cast iron)."""

@@ -33,9 +33,9 @@ def detect_language(index: SearchIndex, query: str) -> str | None:
     if has_vietnamese_letters(query):
         return "vi"
     text = QUOTED_CODE.sub(" ", query)
-    words = index.analyzer.words(_prose(text)) or index.analyzer.words(query)
+    words = index.analyzer.written_words(_prose(text)) or index.analyzer.written_words(query)
     if len(_languages_of_own_words(index, words)) > 1:  # words of both: the asker's own may tell
-        own = _decided(_marker_counts(index, index.analyzer.words(_prose(_outside_error_lines(index, text)))))
+        own = _decided(_marker_counts(index, index.analyzer.written_words(_prose(_outside_error_lines(index, text)))))
         if own is not None:
             return own
     return _decided(_marker_counts(index, words))

@@ -271,6 +271,8 @@ def test_vietnamese_without_diacritics_mixed_with_english_terms_is_vietnamese(bu
         ("GPUDirect RDMA", ["rdma"]),
         ("H100 vs A100", ["h100", "compare", "a100"]),  # a comparison, not noise
         ("mô hình 70B", ["model", "70b"]),  # Vietnamese questions say "model" and "mô hình" alike
+        ("may ao gpu", ["vm", "gpu"]),  # "máy ảo": its "may" alone is an English stop word
+        ("spot VM", ["spot"]), ("a virtual machine", ["a", "vm"]),
     ],
 )
 def test_bundled_synonyms_keep_distinct_things_apart(bundled, text: str, words: list[str]) -> None:

@@ -176,7 +176,8 @@ def _catalogue_answer(index: SearchIndex, question: str, lang: str | None, *, en
     A question that asks more than the provider's card explains ("azure portal dark mode", "AWS
     is too expensive, what alternatives") gets no card unless an entry is sure of it
     (`entry_is_sure`): alone, the card would answer something else. On real-dev every such
-    catalogue answer was a miss.
+    catalogue answer was a miss. A question that names several providers ("should I use EKS or
+    GKE") still gets their facts side by side.
 
     The catalogue package is imported only when the question holds one of the words every
     provider question needs (a provider's rarest alias word, or a word such as "provider"),
@@ -194,7 +195,7 @@ def _catalogue_answer(index: SearchIndex, question: str, lang: str | None, *, en
     from advisor.catalogue.replies import answer_question
 
     parsed = read_question(index.data, index.analyzer, question)
-    if parsed is None or (parsed.defers_to_knowledge and not entry_is_sure):
+    if parsed is None or (parsed.defers_to_knowledge and not entry_is_sure and not parsed.compares):
         return None, False
     if lang is None:
         from advisor.i18n import default_language

@@ -308,6 +308,9 @@ def test_a_log_without_known_errors_is_asked_as_a_question(index: SearchIndex) -
         ("gpus on gke autopilot", KNOWLEDGE, "gke-gpu-setup", "provider:gke"),
         ("runpod vs lambda", CATALOGUE, "provider:runpod+lambda", "provider:runpod+lambda"),
         ("compare lambda and coreweave", CATALOGUE, "provider:lambda+coreweave", "provider:lambda+coreweave"),
+        # Which of two: no entry is sure, and the two side by side are the answer, not nothing.
+        ("should I use eks or gke", CATALOGUE, "provider:eks+gke", "provider:eks+gke"),
+        ("nen dung eks hay gke", CATALOGUE, "provider:eks+gke", "provider:eks+gke"),
     ],
 )
 def test_a_provider_name_does_not_override_what_is_asked(index: SearchIndex, question: str, kind: str, entry: str | None, catalogue: str) -> None:

@@ -147,6 +147,12 @@ class ProviderQuestion:
         return self.guidance or self.other_words >= DEFER_OTHER_WORDS
 
     @property
+    def compares(self) -> bool:
+        """Whether it names several providers: "should I use EKS or GKE" asks which, and the facts
+        side by side are what it needs when no entry is sure of an answer."""
+        return len(self.providers) > 1
+
+    @property
     def answerable(self) -> bool:
         """Whether the catalogue alone can answer it (named providers, or "which provider has X")."""
         if self.other_words > MAX_OTHER_WORDS:

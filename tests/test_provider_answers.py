@@ -78,6 +78,10 @@ def fixture_index(fixture_kb: Path) -> SearchIndex:
         ("FPT Cloud có hỗ trợ MIG không?", "provider:fptcloud", "vi"),
         ("fke gpu co time slicing ko", "provider:fptcloud", "vi"),
         ("fpt smart cloud vs runpod", "provider:fptcloud+runpod", "en"),
+        # A card's number is part of its name, and where to rent a card is who has it.
+        ("which providers have rtx 4090", "providers:gpu:RTX 4090", "en"),
+        ("where can I rent an RTX 3090?", "providers:gpu:RTX 3090", "en"),
+        ("thue h100 o dau", "providers:gpu:H100", "vi"),
     ],
 )
 def test_fires_on_provider_questions(bundled: SearchIndex, query: str, answer_id: str, lang: str) -> None:
@@ -113,6 +117,7 @@ def test_fires_on_provider_questions(bundled: SearchIndex, query: str, answer_id
         "On EKS we're running p4d instances for multi-node training, but vpc.amazonaws.com/efa never appears in the node's allocatable resources.",
         "How do I center a div horizontally and vertically in CSS?",
         "gia vang sjc hom nay",
+        "where to rent a gpu cheaply",  # no card nor feature: the entries answer
         "",
     ],
 )

@@ -48,6 +48,8 @@ WORD_LISTS: tuple[str, ...] = (
     "everyday_aliases",
     "comparison_words",
     "guidance_words",
+    "rent_words",
+    "where_words",
 )
 # The lists matched against the question's raw tokens ("providers with efa"); the others meet its
 # analysed words, so they are read through the same synonyms ("vs" is "compare" there).
@@ -100,7 +102,7 @@ def _terms(index_data: Mapping[str, Any], analyzer: Analyzer) -> _Terms | None:
     for provider in catalogue.providers:  # "which providers offer H200" asks for the need `gpu:H200`
         offered = provider.fact("gpu_models").value
         for model in offered if isinstance(offered, tuple) else ():
-            key = tuple(analyzer.content(model))
+            key = tuple(_with_numbers(analyzer, model))
             if key and key not in aliases and features.get(key, (None, None))[1] is None:
                 features[key] = (("gpu_models",), GPU_NEED + model)
     longest = max(len(key) for key in (*aliases, *features))
@@ -166,7 +168,7 @@ def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str)
     terms = _terms(index_data, analyzer)
     if terms is None:
         return None
-    words = analyzer.content(query)
+    words = _with_numbers(analyzer, query)
     if not words or len(words) > MAX_QUERY_WORDS:
         return None
     named: list[tuple[str, tuple[str, ...]]] = []
@@ -188,7 +190,8 @@ def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str)
                 break
         else:
             size = 1
-            if words[position] not in terms.words["filler"] and words[position] not in terms.words["provider_nouns"]:
+            word = words[position]
+            if not (word.isdigit() or word in terms.words["filler"] or word in terms.words["provider_nouns"] or word in terms.words["rent_words"]):
                 other += 1
         position += size
     all_words = analyzer.words(query)
@@ -215,6 +218,11 @@ def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str)
     return ProviderQuestion(tuple(providers), tuple(facts), tuple(needs), other, which, terms.catalogue, guidance)
 
 
+def _with_numbers(analyzer: Analyzer, text: str) -> list[str]:
+    """`analyzer.content(text)` with the numbers kept: "RTX 4090" is not "RTX 5090"."""
+    return [word for word in analyzer.words(text) if word not in analyzer.stopwords]
+
+
 def _has_any(words: list[str], wanted: frozenset[str]) -> bool:
     """Whether `words` hold one of `wanted`, a phrase of several words counting as a whole."""
     if wanted.intersection(words):
@@ -223,10 +231,13 @@ def _has_any(words: list[str], wanted: frozenset[str]) -> bool:
 
 
 def _asks_which(terms: _Terms, words: list[str], raw: list[str]) -> bool:
-    """"which providers ...", "any provider ...", "nhà cung cấp nào ...", "providers with ..."."""
+    """"which providers ...", "any provider ...", "nhà cung cấp nào ...", "providers with ...",
+    "where can I rent ..."."""
     lists = terms.words
     if set(words) & lists["choosing_words"] or any(_has_phrase(words, phrase) for phrase in terms.choosing_phrases):
         return False
+    if _has_any(words, lists["rent_words"]) and _has_any(words, lists["where_words"]):
+        return True
     for position, word in enumerate(words):
         if word not in lists["provider_nouns"]:
             continue

@@ -63,10 +63,11 @@ def load_terms(root: Path, problems: list[Problem]) -> dict[str, Any] | None:
 def trigger_tokens(catalogue: Catalogue, terms: dict[str, Any], analyzer: Analyzer, frequency: Callable[[str], int]) -> list[str]:
     """Words without which no question is a catalogue question.
 
-    A question fires only on a whole alias or on a provider noun, so it must hold, for some alias,
-    that alias's rarest word (by `frequency` in the knowledge), or a provider noun.
+    A question fires only on a whole alias, on a provider noun or on a word of renting, so it must
+    hold, for some alias, that alias's rarest word (by `frequency` in the knowledge), a provider
+    noun or a renting word.
     """
-    found: set[str] = {*terms["provider_nouns"], *terms["plural_nouns"]}
+    found: set[str] = {*terms["provider_nouns"], *terms["plural_nouns"], *terms["rent_words"]}
     for key in alias_keys(catalogue, analyzer):
         found.add(min(key, key=lambda word: (frequency(word), word)))
     return sorted(found)

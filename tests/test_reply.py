@@ -33,6 +33,8 @@ def index() -> SearchIndex:
         ("pods stuck pending insufficient nvidia.com/gpu untolerated taint", "pods-pending-gpu", "taint"),
         ("how do I make the device plugin pick up my edited time-slicing ConfigMap", "time-slicing-setup", ""),
         ("dcgm exporter servicemonitor prometheus not scraping", "dcgm-exporter-setup", ""),
+        # `kubectl describe pod` says "Reason: OOMKilled": the container's RAM, not GPU memory.
+        ("Reason: OOMKilled", "gpu-memory-sizing", "OOMKilled"),
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:

@@ -273,6 +273,7 @@ def test_vietnamese_without_diacritics_mixed_with_english_terms_is_vietnamese(bu
         ("mô hình 70B", ["model", "70b"]),  # Vietnamese questions say "model" and "mô hình" alike
         ("may ao gpu", ["vm", "gpu"]),  # "máy ảo": its "may" alone is an English stop word
         ("spot VM", ["spot"]), ("a virtual machine", ["a", "vm"]),
+        ("gpu dang ranh", ["gpu", "idle"]), ("em khong ranh k8s", ["em", "khong", "ranh", "kubernetes"]),  # rảnh, rành
     ],
 )
 def test_bundled_synonyms_keep_distinct_things_apart(bundled, text: str, words: list[str]) -> None:

@@ -151,11 +151,11 @@ def quick_args(argv: Sequence[str]) -> SimpleNamespace | None:
             values[option.dest].append(value)  # type: ignore[attr-defined]  # a list, made above
         else:
             values[option.dest] = value
-    if command.count == "*":
+    if command.count == "*" or (command.count == "+" and words):
         values[command.words] = words
     elif command.count == 1 and len(words) == 1:
         values[command.words] = words[0]
-    elif words or command.count == 1:
+    elif words or command.count in (1, "+"):
         return None
     return SimpleNamespace(version=False, command=argv[0], run=command.run, **values)
 

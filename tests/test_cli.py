@@ -188,6 +188,13 @@ def test_usage_errors_exit_2_with_one_line(argv: list[str], message: str, capsys
     assert not any("Traceback" in line for line in err)
 
 
+@pytest.mark.parametrize(("typed", "entry"), [(["MIG"], "mig"), (["gpu", "operator"], "gpu-operator"), (["timeslicing"], "time-slicing"), (["Time", "Slicing-Setup"], "time-slicing-setup")])
+def test_an_id_is_found_however_it_is_spelt(typed: list[str], entry: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Case, spaces for hyphens and hyphens left out: `advisor show gpu operator` is gpu-operator."""
+    assert main(["show", *typed, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["id"] == entry
+
+
 @pytest.mark.parametrize(
     ("typed", "first", "also"),
     [

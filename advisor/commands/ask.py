@@ -237,12 +237,13 @@ def run_show(args: argparse.Namespace) -> int:
 
     index = _index(args)
     lang = args.lang or default_language()
-    wanted = args.id.strip().lower()
+    typed = " ".join(args.id)
+    wanted = _spelt_id(index, typed)
     found = index.entry_index(wanted, lang)
     if found is None:
         nearest = _nearest_ids(index, wanted)
         hint = t("did_you_mean_ids", lang, ids=", ".join(nearest)) if nearest else t("unknown_id_list", lang)
-        raise UsageError(t("unknown_id", lang, id=shown(args.id)) + "; " + hint)
+        raise UsageError(t("unknown_id", lang, id=shown(typed)) + "; " + hint)
     if args.json:
         print(_dumps(hit_record(index, found, None)))
         return 0
@@ -257,6 +258,17 @@ def run_show(args: argparse.Namespace) -> int:
     out += _article_footer(article, lang, style)
     page("\n".join(out))
     return 0
+
+
+def _spelt_id(index: SearchIndex, typed: str) -> str:
+    """The entry id `typed` spells, whatever its case, spaces and hyphens ("MIG", "gpu operator",
+    "timeslicing"); else `typed` as an id, for the nearest ids to be suggested."""
+    wanted = "-".join(typed.lower().split())
+    if index.topic_of(wanted) is not None:
+        return wanted
+    squashed = wanted.replace("-", "")
+    spelt = [topic for topic in index.topics if topic.replace("-", "") == squashed]
+    return spelt[0] if len(spelt) == 1 else wanted
 
 
 def _nearest_ids(index: SearchIndex, wanted: str, limit: int = 3) -> list[str]:
@@ -317,6 +329,6 @@ COMMAND_LINES = (
         "question",
         "*",
     ),
-    Command("show", run_show, (lang_option("cli_arg_lang_entry"), JSON_OPTION, KB_OPTION), "id", 1),
+    Command("show", run_show, (lang_option("cli_arg_lang_entry"), JSON_OPTION, KB_OPTION), "id", "+"),
     Command("list", run_list, (lang_option("cli_arg_lang_list"), Option(("--json",), FLAG, "cli_arg_list_json"), KB_OPTION)),
 )

@@ -57,8 +57,8 @@ class Option:
 
 class Command:
     """A command: its `name`, the function that `run`s it with the parsed arguments, its
-    `options`, and the words it takes: stored under `words`, `count` of them (1, or "*" for any
-    number; none when `words` is None). Its help texts are the label keys `cli_help_<name>`,
+    `options`, and the words it takes: stored under `words`, `count` of them (1, "+" for one or
+    more, or "*" for any number; none when `words` is None). Its help texts are the label keys `cli_help_<name>`,
     `cli_desc_<name>`, `cli_arg_<name>_<words>` and `epilog`; `help_values` is a function giving
     values to fill into them, called only when the parser is built."""
 

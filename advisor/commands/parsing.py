@@ -113,7 +113,7 @@ def add_command(subparsers: Any, command: Command) -> None:
     name = command.name
     parser = subparsers.add_parser(name, help=f"cli_help_{name}", description=f"cli_desc_{name}", epilog=command.epilog, **extra)
     if command.words is not None:
-        parser.add_argument(command.words, nargs="*" if command.count == "*" else None, help=f"cli_arg_{name}_{command.words}")
+        parser.add_argument(command.words, nargs=command.count if command.count in ("*", "+") else None, help=f"cli_arg_{name}_{command.words}")
     for option in command.options:
         settings: dict[str, Any] = {"help": option.help, "default": option.initial()}
         if option.metavar is not None:

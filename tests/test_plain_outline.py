@@ -52,3 +52,20 @@ def test_the_bundled_bodies_agree_whichever_way_they_are_read(monkeypatch: pytes
     for path in sorted((REPO / "knowledge").glob("*/*.md")):
         body = split_front_matter(path.read_text(encoding="utf-8"))[1].strip()
         assert outline(body) == _parsed(body, monkeypatch)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(LINES), max_size=40), st.integers(min_value=0, max_value=45))
+def test_a_body_cut_for_the_reader_is_whole_again_and_cut_at_a_section(lines: list[str], least: int) -> None:
+    """The reader shows the head of a long entry first and appends the rest: together they are
+    the body, and the rest starts on a section's heading at or after `least` lines."""
+    from advisor.knowledge.body import sections, split_at_section
+
+    body = "\n".join(lines)
+    head, rest = split_at_section(body, least)
+    if not rest:
+        assert head == body
+        return
+    assert head + "\n" + rest == body
+    assert rest.startswith("## ") and len(head.split("\n")) >= least
+    assert len(sections(rest)) >= 1 and sections(body)[-len(sections(rest)):] == sections(rest)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from advisor.files import LineError
 
 
@@ -22,31 +24,38 @@ def body_of(text: str) -> str:
 
 
 def sections(body: str) -> list[tuple[str, str]]:
-    """The `##` sections of a body as (heading, text), after the opening answer; fenced code is
-    kept whole, so a `## ` line inside a code block does not start a section."""
-    found: list[tuple[str, list[str]]] = []
-    fenced = False
-    for line in body.splitlines():
-        if line.lstrip().startswith("```"):
-            fenced = not fenced
-        if not fenced and line.startswith("## "):
-            found.append((line[3:].strip(), []))
-        elif found:
-            found[-1][1].append(line)
-    return [(heading, "\n".join(lines).strip()) for heading, lines in found]
+    """The `##` sections of a body as (heading, text), after the opening answer."""
+    lines = body.splitlines()
+    starts = list(_section_starts(lines))
+    return [(lines[start][3:].strip(), "\n".join(lines[start + 1 : end]).strip()) for start, end in zip(starts, [*starts[1:], len(lines)])]
 
 
 def opening(body: str) -> str:
     """The body before its first `##` section: the short answer."""
+    lines = body.splitlines()
+    return "\n".join(lines[: next(_section_starts(lines), len(lines))]).strip()
+
+
+def split_at_section(body: str, least_lines: int) -> tuple[str, str]:
+    """`body` cut before the first `##` section that starts `least_lines` lines in or later, as
+    (head, rest) with `head + "\n" + rest == body`; rest is "" when no section starts there.
+    A reader shows the head at once and the rest after, so a long entry opens quickly."""
+    lines = body.splitlines()
+    cut = next((start for start in _section_starts(lines) if start >= max(least_lines, 1)), None)
+    if cut is None:
+        return body, ""
+    return "\n".join(lines[:cut]), "\n".join(lines[cut:])
+
+
+def _section_starts(lines: list[str]) -> Iterator[int]:
+    """The numbers of the lines that open a `##` section; fenced code is kept whole, so a `## `
+    line inside a code block does not start one."""
     fenced = False
-    kept: list[str] = []
-    for line in body.splitlines():
+    for number, line in enumerate(lines):
         if line.lstrip().startswith("```"):
             fenced = not fenced
         if not fenced and line.startswith("## "):
-            break
-        kept.append(line)
-    return "\n".join(kept).strip()
+            yield number
 
 
 def anchor(heading: str) -> str:

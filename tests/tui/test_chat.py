@@ -11,6 +11,7 @@ from advisor.search.rank import search
 from advisor.tui.app import AdvisorApp
 from advisor.tui.screens import chat_screen
 from advisor.tui.screens.chat_screen import ChatScreen
+from advisor.tui.screens import entry_screen
 from advisor.tui.screens.entry_screen import EntryScreen
 from advisor.tui.widgets.answer_card import AnswerCard
 from advisor.tui.widgets.no_answer_card import NoAnswerCard
@@ -221,6 +222,32 @@ async def test_open_an_entry_full_screen_browse_related_and_come_back(kb_index: 
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ChatScreen)
+
+
+async def test_a_long_entry_opens_on_its_first_screenful_and_fills_in_the_rest(kb_index: SearchIndex) -> None:
+    """The reader paints the top of a long entry first; the rest and the sources follow, and
+    a rest still pending when the reader moves on is dropped, not added to the next entry."""
+    from advisor.reply import entry_body
+    from advisor.textnorm import strip_terminal_escapes
+
+    def full_text(topic: str) -> str:
+        return strip_terminal_escapes(entry_body(kb_index.meta(kb_index.entry_index(topic, "en")))).strip()  # type: ignore[arg-type]
+
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_entry("kueue-gpu-queues", "en")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, EntryScreen)
+        markdown = screen.query_one("#entry-markdown", Markdown)
+        assert len(full_text("kueue-gpu-queues").splitlines()) > 2 * entry_screen.FIRST_LINES
+        await settle(pilot)
+        assert markdown.source == full_text("kueue-gpu-queues")
+        assert screen.query_one("#entry-sources-label", Static).display
+        await screen.go("mig")
+        await screen._show_rest(1, "## Late\nthe rest of kueue-gpu-queues", "")  # arrives after the move
+        await settle(pilot)
+        assert markdown.source == full_text("mig")
 
 
 async def test_suggestions_appear_while_typing_and_arrows_pick_one(kb_index: SearchIndex) -> None:

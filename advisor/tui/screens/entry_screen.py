@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -10,14 +9,19 @@ from textual.containers import VerticalScroll
 from textual.widgets import Header, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from advisor.reply import entry_body, related_titles
 from advisor.i18n import t
+from advisor.knowledge.body import split_at_section
+from advisor.reply import entry_body, related_titles
 from advisor.textnorm import strip_terminal_escapes as clean
+from advisor.tui.markdown_source import markdown_sources
 from advisor.tui.screens.advisor_screen import AdvisorScreen
 from advisor.tui.widgets.choice_list import ChoiceList
 from advisor.tui.widgets.localized_footer import LocalizedFooter
-from advisor.tui.markdown_source import markdown_sources
 
+# Lines of an entry rendered before the screen first paints; the sections after them follow a
+# moment later. A Markdown widget per block makes a long entry (200 lines of lists and tables)
+# take most of a second to lay out, and the reader sees only its top meanwhile.
+FIRST_LINES = 40
 
 
 class EntryScreen(AdvisorScreen[None]):
@@ -40,7 +44,7 @@ class EntryScreen(AdvisorScreen[None]):
     def __init__(self, topic: str, lang: str | None) -> None:
         super().__init__()
         self.trail: list[tuple[str, str | None]] = [(topic, lang)]
-
+        self._shown = 0  # how many times an entry was rendered: a late rest of an earlier one is dropped
 
     @property
     def topic(self) -> str:
@@ -95,11 +99,14 @@ class EntryScreen(AdvisorScreen[None]):
         trail.display = len(titles) > 1  # a trail of one would only repeat the title
         self.query_one("#entry-title", Static).update(clean(meta.title))
         self.query_one("#entry-meta", Static).update(f"{t('tui_source', lang)}: {meta.lang}/{meta.id}.md")
-        await self.query_one("#entry-markdown", Markdown).update(clean(entry_body(meta)).strip())
+        head, rest = split_at_section(clean(entry_body(meta)).strip(), FIRST_LINES)
+        self._shown += 1
+        await self.query_one("#entry-markdown", Markdown).update(head)
         sources_label = self.query_one("#entry-sources-label", Static)
         sources_label.update(t("sources", lang) + ":" if meta.sources else "")
-        sources_label.display = bool(meta.sources)
-        await self.query_one("#entry-sources", Markdown).update(markdown_sources(meta.sources))
+        sources_label.display = False
+        await self.query_one("#entry-sources", Markdown).update("")
+        self.call_after_refresh(self._show_rest, self._shown, rest, markdown_sources(meta.sources) if meta.sources else "")
         self.query_one("#entry-body", VerticalScroll).scroll_home(animate=False)
         related = related_titles(index, meta)
         label = self.query_one("#entry-related-label", Static)
@@ -109,6 +116,17 @@ class EntryScreen(AdvisorScreen[None]):
         listing.display = bool(related)
         label.display = bool(related)
         self.sub_title = clean(meta.title)  # the header draws it as it is
+
+    async def _show_rest(self, shown: int, rest: str, sources: str) -> None:
+        """The sections after the first screenful, then the sources, unless another entry is on
+        screen by now."""
+        if shown != self._shown:
+            return
+        if rest:
+            await self.query_one("#entry-markdown", Markdown).append("\n" + rest)
+        if sources and shown == self._shown:
+            await self.query_one("#entry-sources", Markdown).update(sources)
+            self.query_one("#entry-sources-label", Static).display = True
 
     @on(OptionList.OptionSelected, "#entry-related")
     async def _follow(self, event: OptionList.OptionSelected) -> None:

@@ -173,9 +173,8 @@ class WizardScreen(AdvisorScreen[None]):
             found = index.entry_index(kb_id, lang)
             if found is not None:
                 entries.append((kb_id, index.meta(found).title))
-        if entries:
-            first = index.meta(index.entry_index(entries[0][0], lang))  # type: ignore[arg-type]
-            text += f"\n\n{clean(t('guide_help_kb', lang))}: {clean(first.title)}\n{clean(first.summary)}"
+        if entries:  # the links below name the entries; their summaries would repeat the help
+            text += f"\n\n{clean(t('guide_help_kb', lang))}:"
         self.query_one("#wizard-help-text", Static).update(text)
         kb = self.query_one("#wizard-kb", OptionList)
         kb.set_options(Option(f"› {clean(title)}", id=kb_id) for kb_id, title in entries)

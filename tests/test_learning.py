@@ -204,8 +204,8 @@ def test_on_ask_review_add_and_clear_from_the_command_line(capsys: pytest.Captur
     code, out, _ = _run(capsys, "--kb", str(tiny_kb), "--lang", "en")
     assert "1 answered well by now; 0 to review" in out  # the index was rebuilt with the new question
 
-    assert _run(capsys, "off", "--lang", "en")[1].startswith("Learning is off. The 1 question(s)")
-    assert _run(capsys, "clear", "--lang", "en")[1] == "Removed the 1 question(s) that were kept.\n"
+    assert _run(capsys, "off", "--lang", "en")[1].startswith("Learning is off. The question kept so far stays")
+    assert _run(capsys, "clear", "--lang", "en")[1] == "Removed the question that was kept.\n"
     assert not (config / question_log.LOG_FILE).exists()
 
 

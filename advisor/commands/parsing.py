@@ -135,7 +135,7 @@ _ARGPARSE_MESSAGES = (
     (r"argument (?P<argument>[^:]+): (?P<message>.*)", "cli_argparse_argument"),
     (r"invalid choice: (?P<value>.*) \(choose from (?P<choices>.*)\)", "cli_argparse_invalid_choice"),
     (r"invalid (?P<type>\w+) value: (?P<value>.*)", "cli_argparse_invalid_value"),
-    (r"expected one argument", "cli_argparse_expected_one"),
+    (r"expected one argument", "cli_argparse_expected_argument"),
     (r"the following arguments are required: (?P<names>.*)", "cli_argparse_required"),
     (r"unrecognized arguments: (?P<names>.*)", "cli_argparse_unrecognized"),
     (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)", "cli_argparse_ambiguous"),

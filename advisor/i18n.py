@@ -21,7 +21,7 @@ def t(key: str, lang: str, /, **values: object) -> str:
     """The label `key` in `lang` (English when missing), formatted with `values`. With a `count`
     of one, a language with plurals has the singular as `key_one` ("1 answer", not "1 answers");
     Vietnamese, which has none, keeps one label."""
-    if values.get("count") == 1 and f"{key}_one" in labels(lang if lang in LANGUAGES else "en"):
+    if values.get("count") == 1 and f"{key}_one" in labels(lang):
         key = f"{key}_one"
     text = labels(lang).get(key) or labels("en").get(key) or key
     return text.format(**values) if values else text

@@ -82,6 +82,7 @@ def fixture_index(fixture_kb: Path) -> SearchIndex:
         ("which providers have rtx 4090", "providers:gpu:RTX 4090", "en"),
         ("where can I rent an RTX 3090?", "providers:gpu:RTX 3090", "en"),
         ("thue h100 o dau", "providers:gpu:H100", "vi"),
+        ("oracle oke gpu", "provider:oke", "en"),  # two everyday aliases of one provider name it
     ],
 )
 def test_fires_on_provider_questions(bundled: SearchIndex, query: str, answer_id: str, lang: str) -> None:

@@ -198,13 +198,15 @@ def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str)
     noun = any(word in terms.words["provider_nouns"] for word in all_words)
     everyday = terms.words["everyday_aliases"]
     # "runpod vs lambda", "compare lambda and coreweave": beside another provider or a comparing
-    # word, an everyday alias is a provider too.
+    # word, an everyday alias is a provider too; and beside another alias of its own provider
+    # ("oracle oke").
     compared = bool(set(all_words) & terms.words["comparison_words"]) or any(" ".join(key) not in everyday for _, key in named)
+    named_twice = {provider_id for provider_id, _ in named if len({key for other_id, key in named if other_id == provider_id}) > 1}
     providers: list[str] = []
     for provider_id, key in named:
         # "google colab", "gradient accumulation", "vast amounts of data": an everyday word
         # names a provider only in a question that is plainly about the catalogue.
-        if " ".join(key) in everyday and not (((facts or noun) and other == 0) or compared):
+        if " ".join(key) in everyday and not (((facts or noun) and other == 0) or compared or provider_id in named_twice):
             other += 1
             continue
         if provider_id not in providers:

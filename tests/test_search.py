@@ -273,6 +273,7 @@ def test_vietnamese_without_diacritics_mixed_with_english_terms_is_vietnamese(bu
         ("mô hình 70B", ["model", "70b"]),  # Vietnamese questions say "model" and "mô hình" alike
         ("may ao gpu", ["vm", "gpu"]),  # "máy ảo": its "may" alone is an English stop word
         ("spot VM", ["spot"]), ("a virtual machine", ["a", "vm"]),
+        ("mig or mps which is better", ["mig", "or", "mps", "compare"]), ("a better gpu", ["a", "better", "gpu"]),  # asks which, not how good
         ("gpu dang ranh", ["gpu", "idle"]), ("em khong ranh k8s", ["em", "khong", "ranh", "kubernetes"]),  # rảnh, rành
     ],
 )

@@ -167,20 +167,36 @@ def _looks_like_question(argv: Sequence[str]) -> bool:
 def mistyped_command(argv: Sequence[str]) -> str | None:
     """The command `argv` most likely meant when its first word is a command misspelt
     ("recomend"): one letter off for short names, two for long ones, and followed by an option or
-    nothing, since a word followed by more words is a question ("advisor chek my driver")."""
+    nothing, since a word followed by more words is a question ("advisor chek my driver"), unless
+    those words spell an entry id after a misspelt `show` ("advisor shwo mig")."""
     if not argv or not argv[0].isalpha() or argv[0] in COMMANDS:
-        return None
-    if len(argv) > 1 and not argv[1].startswith("-"):
         return None
     from rapidfuzz.distance import OSA  # edit distance with a swap of neighbours as one edit
 
     from advisor.textnorm import typo_allowance
 
     word = argv[0].lower()
-    for command in COMMANDS:
-        if OSA.distance(word, command) <= typo_allowance(command):
-            return command
-    return None
+    meant = next((command for command in COMMANDS if OSA.distance(word, command) <= typo_allowance(command)), None)
+    if meant is None or len(argv) == 1 or argv[1].startswith("-"):
+        return meant
+    return meant if meant == "show" and _spells_entry_id(argv[1:]) else None
+
+
+def _spells_entry_id(argv: Sequence[str]) -> bool:
+    """Whether the words of `argv`, up to its first option, spell the id of an entry of the
+    knowledge `--kb` names (else the usual one), as `advisor show` reads them."""
+    from advisor.commands.ask import spelt_id
+    from advisor.library import open_index
+    from advisor.paths import knowledge_root
+
+    words = argv[: next((at for at, word in enumerate(argv) if word.startswith("-")), len(argv))]
+    kb = next((argv[at + 1] for at, word in enumerate(argv[:-1]) if word == "--kb"), None)
+    kb = next((word.partition("=")[2] for word in argv if word.startswith("--kb=")), kb)
+    try:
+        index = open_index(knowledge_root(kb))
+    except (AdvisorError, OSError):  # the command itself will say what is wrong with the folder
+        return False
+    return index.topic_of(spelt_id(index, " ".join(words))) is not None
 
 
 class _ClosedStream(io.TextIOBase):

@@ -377,6 +377,10 @@ def test_the_collector_stays_off_for_one_answer_and_runs_for_long_commands(tmp_p
         (["lsit", "--json"], "list"),
         (["providres"], "providers"),
         (["chek", "my", "driver"], None),  # more words: a question
+        (["shwo", "mig"], "show"),  # ...unless they spell an entry id after a misspelt `show`
+        (["sohw", "Time", "Slicing", "--lang", "vi"], "show"),
+        (["shwo", "me", "gpu", "prices"], None),
+        (["chek", "mig"], None),  # only `show` takes an entry id
         (["mig"], None),  # too far from every command: a question
         (["ask"], None),
     ],

@@ -238,7 +238,7 @@ def run_show(args: argparse.Namespace) -> int:
     index = _index(args)
     lang = args.lang or default_language()
     typed = " ".join(args.id)
-    wanted = _spelt_id(index, typed)
+    wanted = spelt_id(index, typed)
     found = index.entry_index(wanted, lang)
     if found is None:
         nearest = _nearest_ids(index, wanted)
@@ -260,7 +260,7 @@ def run_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _spelt_id(index: SearchIndex, typed: str) -> str:
+def spelt_id(index: SearchIndex, typed: str) -> str:
     """The entry id `typed` spells, whatever its case, spaces and hyphens ("MIG", "gpu operator",
     "timeslicing"); else `typed` as an id, for the nearest ids to be suggested."""
     wanted = "-".join(typed.lower().split())

@@ -82,6 +82,8 @@ def fixture_index(fixture_kb: Path) -> SearchIndex:
         ("which providers have rtx 4090", "providers:gpu:RTX 4090", "en"),
         ("where can I rent an RTX 3090?", "providers:gpu:RTX 3090", "en"),
         ("thue h100 o dau", "providers:gpu:H100", "vi"),
+        ("who rents out h200", "providers:gpu:H200", "en"),
+        ("co cho thue h200 ko", "providers:gpu:H200", "vi"),
         ("oracle oke gpu", "provider:oke", "en"),  # two everyday aliases of one provider name it
     ],
 )

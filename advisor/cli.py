@@ -183,20 +183,20 @@ def mistyped_command(argv: Sequence[str]) -> str | None:
 
 
 def _spells_entry_id(argv: Sequence[str]) -> bool:
-    """Whether the words of `argv`, up to its first option, spell the id of an entry of the
-    knowledge `--kb` names (else the usual one), as `advisor show` reads them."""
+    """Whether `argv`, read as the rest of an `advisor show` command line, names an entry of the
+    knowledge it would read."""
+    args = quick_args(["show", *argv])
+    if args is None:
+        return False
     from advisor.commands.ask import spelt_id
+    from advisor.commands.common import kb_root
     from advisor.library import open_index
-    from advisor.paths import knowledge_root
 
-    words = argv[: next((at for at, word in enumerate(argv) if word.startswith("-")), len(argv))]
-    kb = next((argv[at + 1] for at, word in enumerate(argv[:-1]) if word == "--kb"), None)
-    kb = next((word.partition("=")[2] for word in argv if word.startswith("--kb=")), kb)
     try:
-        index = open_index(knowledge_root(kb))
+        index = open_index(kb_root(args))  # type: ignore[arg-type]  # quick_args gives what argparse would
     except (AdvisorError, OSError):  # the command itself will say what is wrong with the folder
         return False
-    return index.topic_of(spelt_id(index, " ".join(words))) is not None
+    return index.topic_of(spelt_id(index, " ".join(args.id))) is not None
 
 
 class _ClosedStream(io.TextIOBase):

@@ -380,6 +380,7 @@ def test_the_collector_stays_off_for_one_answer_and_runs_for_long_commands(tmp_p
         (["shwo", "mig"], "show"),  # ...unless they spell an entry id after a misspelt `show`
         (["sohw", "Time", "Slicing", "--lang", "vi"], "show"),
         (["shwo", "me", "gpu", "prices"], None),
+        (["shwo", "mig", "--kb", "/no/such/folder"], None),  # no entry there: `show` would fail too
         (["chek", "mig"], None),  # only `show` takes an entry id
         (["mig"], None),  # too far from every command: a question
         (["ask"], None),

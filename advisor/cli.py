@@ -168,7 +168,7 @@ def mistyped_command(argv: Sequence[str]) -> str | None:
     """The command `argv` most likely meant when its first word is a command misspelt
     ("recomend"): one letter off for short names, two for long ones, and followed by an option or
     nothing, since a word followed by more words is a question ("advisor chek my driver"), unless
-    those words spell an entry id after a misspelt `show` ("advisor shwo mig")."""
+    those words spell an entry id after a misspelt `show` ("advisor shwo mig", `_misspelt_show`)."""
     if not argv or not argv[0].isalpha() or argv[0] in COMMANDS:
         return None
     from rapidfuzz.distance import OSA  # edit distance with a swap of neighbours as one edit
@@ -179,13 +179,14 @@ def mistyped_command(argv: Sequence[str]) -> str | None:
     meant = next((command for command in COMMANDS if OSA.distance(word, command) <= typo_allowance(command)), None)
     if meant is None or len(argv) == 1 or argv[1].startswith("-"):
         return meant
-    return meant if meant == "show" and _spells_entry_id(argv[1:]) else None
+    return meant if meant == "show" and _misspelt_show(argv) else None
 
 
-def _spells_entry_id(argv: Sequence[str]) -> bool:
-    """Whether `argv`, read as the rest of an `advisor show` command line, names an entry of the
-    knowledge it would read."""
-    args = quick_args(["show", *argv])
+def _misspelt_show(argv: Sequence[str]) -> bool:
+    """Whether `argv` is `advisor show` misspelt: the rest, read as `show` reads it, names an entry
+    of the knowledge it would read, and the first word is no word that knowledge knows ("advisor
+    slow storage" and "advisor how mig" are questions)."""
+    args = quick_args(["show", *argv[1:]])
     if args is None:
         return False
     from advisor.commands.ask import spelt_id
@@ -195,6 +196,9 @@ def _spells_entry_id(argv: Sequence[str]) -> bool:
     try:
         index = open_index(kb_root(args))  # type: ignore[arg-type]  # quick_args gives what argparse would
     except (AdvisorError, OSError):  # the command itself will say what is wrong with the folder
+        return False
+    analyzer = index.analyzer
+    if any(word in index.postings or analyzer.is_noise(word) for word in analyzer.words(argv[0])):
         return False
     return index.topic_of(spelt_id(index, " ".join(args.id))) is not None
 

@@ -381,6 +381,8 @@ def test_the_collector_stays_off_for_one_answer_and_runs_for_long_commands(tmp_p
         (["sohw", "Time", "Slicing", "--lang", "vi"], "show"),
         (["shwo", "me", "gpu", "prices"], None),
         (["shwo", "mig", "--kb", "/no/such/folder"], None),  # no entry there: `show` would fail too
+        (["slow", "storage"], None),  # a word the knowledge knows starts a question
+        (["how", "mig"], None),  # so does a stop word
         (["chek", "mig"], None),  # only `show` takes an entry id
         (["mig"], None),  # too far from every command: a question
         (["ask"], None),

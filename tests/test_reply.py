@@ -301,6 +301,7 @@ def test_a_log_without_known_errors_is_asked_as_a_question(index: SearchIndex) -
     ("question", "kind", "entry", "catalogue"),
     [
         ("does GKE support MIG", CATALOGUE, "provider:gke", "provider:gke"),
+        ("does coreweave give me a managed control plane", CATALOGUE, "provider:coreweave", "provider:coreweave"),  # "give" offers
         ("nên dùng EKS hay tự dựng", KNOWLEDGE, "managed-vs-self-run", "provider:eks"),
         ("install gpu operator on eks", KNOWLEDGE, None, "provider:eks"),
         # A provider named in passing: the question is about what the rest of it says.

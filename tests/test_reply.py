@@ -302,6 +302,10 @@ def test_a_log_without_known_errors_is_asked_as_a_question(index: SearchIndex) -
     [
         ("does GKE support MIG", CATALOGUE, "provider:gke", "provider:gke"),
         ("does coreweave give me a managed control plane", CATALOGUE, "provider:coreweave", "provider:coreweave"),  # "give" offers
+        ("do i get root on vast.ai machines", CATALOGUE, "provider:vastai", "provider:vastai"),  # root: its own cluster on them
+        ("do any clouds preinstall nvidia drivers", CATALOGUE, "providers:drivers-preinstalled", "providers:drivers-preinstalled"),
+        # "how to" asks for guidance, as "làm sao" does: the entry answers, the card comes beside.
+        ("how to enable mig on gke", KNOWLEDGE, "mig-setup-profiles", "provider:gke"),
         ("nên dùng EKS hay tự dựng", KNOWLEDGE, "managed-vs-self-run", "provider:eks"),
         ("install gpu operator on eks", KNOWLEDGE, None, "provider:eks"),
         # A provider named in passing: the question is about what the rest of it says.

@@ -303,6 +303,7 @@ def test_a_log_without_known_errors_is_asked_as_a_question(index: SearchIndex) -
         ("does GKE support MIG", CATALOGUE, "provider:gke", "provider:gke"),
         ("does coreweave give me a managed control plane", CATALOGUE, "provider:coreweave", "provider:coreweave"),  # "give" offers
         ("do i get root on vast.ai machines", CATALOGUE, "provider:vastai", "provider:vastai"),  # root: its own cluster on them
+        ("can i run k3s on lambda instances", CATALOGUE, "provider:lambda", "provider:lambda"),  # "run" asks nothing more
         ("do any clouds preinstall nvidia drivers", CATALOGUE, "providers:drivers-preinstalled", "providers:drivers-preinstalled"),
         # "how to" asks for guidance, as "làm sao" does: the entry answers, the card comes beside.
         ("how to enable mig on gke", KNOWLEDGE, "mig-setup-profiles", "provider:gke"),

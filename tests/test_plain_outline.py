@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import advisor.knowledge.outline as body_module
@@ -56,6 +56,7 @@ def test_the_bundled_bodies_agree_whichever_way_they_are_read(monkeypatch: pytes
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(LINES), max_size=40), st.integers(min_value=0, max_value=45))
+@example(["", "## Section", ""], 0)  # a final newline after the cut: splitlines() lost it
 def test_a_body_cut_for_the_reader_is_whole_again_and_cut_at_a_section(lines: list[str], least: int) -> None:
     """The reader shows the head of a long entry first and appends the rest: together they are
     the body, and the rest starts on a section's heading at or after `least` lines."""

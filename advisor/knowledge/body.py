@@ -40,7 +40,7 @@ def split_at_section(body: str, least_lines: int) -> tuple[str, str]:
     """`body` cut before the first `##` section that starts `least_lines` lines in or later, as
     (head, rest) with `head + "\n" + rest == body`; rest is "" when no section starts there.
     A reader shows the head at once and the rest after, so a long entry opens quickly."""
-    lines = body.splitlines()
+    lines = body.split("\n")  # not splitlines(): it drops a final newline, which the rest must keep
     cut = next((start for start in _section_starts(lines) if start >= max(least_lines, 1)), None)
     if cut is None:
         return body, ""

@@ -381,3 +381,21 @@ def test_an_answer_names_the_entries_ranked_nearly_as_high(index: SearchIndex) -
 def test_a_tie_inside_one_topic_goes_to_its_home_entry(index: SearchIndex) -> None:
     reply = answer(index, "mig la gi")
     assert reply.article is not None and reply.article.id == "mig"
+
+
+@pytest.mark.parametrize(
+    ("question", "provider", "title"),
+    [
+        ("what gpus does lambda offer", "provider:lambda", "GPU models"),
+        ("which cards does lambda have", "provider:lambda", "GPU models"),
+        ("what kind of gpus does vast have", "provider:vastai", "GPU models"),
+        ("lambda co nhung gpu nao", "provider:lambda", "Dòng GPU"),
+        ("Lambda có GPU gì?", "provider:lambda", "Dòng GPU"),
+    ],
+)
+def test_which_gpus_a_provider_has_is_its_gpu_models(index: SearchIndex, question: str, provider: str, title: str) -> None:
+    """A which-word beside "gpu" asks for the GPU models, which also makes an everyday alias
+    ("lambda", "vast") a provider."""
+    reply = answer(index, question)
+    assert reply.kind == CATALOGUE and reply.catalogue is not None
+    assert reply.catalogue.id == provider and reply.catalogue.title.endswith(title)

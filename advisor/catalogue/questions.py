@@ -50,6 +50,7 @@ WORD_LISTS: tuple[str, ...] = (
     "guidance_words",
     "rent_words",
     "where_words",
+    "gpu_nouns",
 )
 # The lists matched against the question's raw tokens ("providers with efa"); the others meet its
 # analysed words, so they are read through the same synonyms ("vs" is "compare" there).
@@ -195,6 +196,8 @@ def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str)
                 other += 1
         position += size
     all_words = analyzer.words(query)
+    if not facts and _which_beside(terms, all_words, "gpu_nouns"):
+        facts.append("gpu_models")  # "what gpus does lambda offer", "lambda có những gpu nào"
     noun = any(word in terms.words["provider_nouns"] for word in all_words)
     everyday = terms.words["everyday_aliases"]
     # "runpod vs lambda", "compare lambda and coreweave": beside another provider or a comparing
@@ -240,12 +243,19 @@ def _asks_which(terms: _Terms, words: list[str], raw: list[str]) -> bool:
         return False
     if _has_any(words, lists["rent_words"]) and _has_any(words, lists["where_words"]):
         return True
-    for position, word in enumerate(words):
-        if word not in lists["provider_nouns"]:
-            continue
-        if lists["which_before_noun"] & set(words[max(0, position - 4) : position]) or lists["which_after_noun"] & set(words[position + 1 : position + 3]):
-            return True
+    if _which_beside(terms, words, "provider_nouns"):
+        return True
     return any(word in lists["plural_nouns"] and following in lists["after_plural_noun"] for word, following in zip(raw, raw[1:]))
+
+
+def _which_beside(terms: _Terms, words: list[str], nouns: str) -> bool:
+    """Whether a noun of the list `nouns` has a which-word before it ("which providers", "what
+    kind of gpus") or after it ("nhà cung cấp nào", "gpu nào")."""
+    lists = terms.words
+    for position, word in enumerate(words):
+        if word in lists[nouns] and (lists["which_before_noun"] & set(words[max(0, position - 4) : position]) or lists["which_after_noun"] & set(words[position + 1 : position + 3])):
+            return True
+    return False
 
 
 def _has_phrase(words: list[str], phrase: tuple[str, ...]) -> bool:

@@ -85,6 +85,7 @@ def fixture_index(fixture_kb: Path) -> SearchIndex:
         ("who rents out h200", "providers:gpu:H200", "en"),
         ("co cho thue h200 ko", "providers:gpu:H200", "vi"),
         ("oracle oke gpu", "provider:oke", "en"),  # two everyday aliases of one provider name it
+        ("lambda 1-click cluster infiniband", "provider:lambda", "en"),  # its product's name, singular too
     ],
 )
 def test_fires_on_provider_questions(bundled: SearchIndex, query: str, answer_id: str, lang: str) -> None:

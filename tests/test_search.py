@@ -41,6 +41,8 @@ def bundled():
         ("spot gpu bị thu hồi giữa chừng", "spot-nodes"),
         ("infiniband", "multinode-networking"),
         ("h100 vs a100", "gpu-memory-sizing"),  # "vs" asks for a comparison: not `mig`, whose keywords name every card
+        ("gpu bi chiem nhung ko ai dung", "idle-gpu-detection"),  # "chiếm" (held), not the memory a model takes
+        ("team 10 nguoi dung chung 8 gpu quan ly sao", "gpu-multi-tenancy"),
     ],
 )
 def test_known_questions_rank_their_entry_first(bundled, query: str, expected: str) -> None:

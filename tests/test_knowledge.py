@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from advisor.knowledge.load import collection_problems, load_knowledge
+from advisor.knowledge.load import collection_problems, load_knowledge, load_lexicon
 from advisor.paths import bundled_knowledge_dir
 from tests.conftest import write_entry
 
@@ -225,3 +225,11 @@ def test_bundled_topics_are_the_contract_topics() -> None:
     topics = {entry.topic for entry in kb.entries}
     assert topics == set(CONTRACT_IDS or topics)
     assert all(kb.get(topic, "en") is not None and kb.get(topic, "en").topic == topic for topic in topics)
+
+
+def test_lexicon_choices_are_read_and_validated(tiny_kb: Path) -> None:
+    (tiny_kb / "lexicon.yaml").write_text("choices:\n  compare: [or, hoặc]\n  pick: hay\n", encoding="utf-8")
+    problems: list = []
+    lexicon = load_lexicon(tiny_kb, problems)
+    assert lexicon.choices is not None and lexicon.choices["compare"] == ("or", "hoac")
+    assert [str(p) for p in problems] == ["kb/lexicon.yaml:3: 'choices.pick' must be a list of strings"]

@@ -41,6 +41,8 @@ def bundled():
         ("spot gpu bị thu hồi giữa chừng", "spot-nodes"),
         ("infiniband", "multinode-networking"),
         ("h100 vs a100", "gpu-memory-sizing"),  # "vs" asks for a comparison: not `mig`, whose keywords name every card
+        ("l4 hay t4", "gpu-memory-sizing"),  # so do "or" and "hay" between the only two words
+        ("mig or mps", "gpu-sharing"),
         ("gpu bi chiem nhung ko ai dung", "idle-gpu-detection"),  # "chiếm" (held), not the memory a model takes
         ("team 10 nguoi dung chung 8 gpu quan ly sao", "gpu-multi-tenancy"),
     ],
@@ -281,3 +283,21 @@ def test_vietnamese_without_diacritics_mixed_with_english_terms_is_vietnamese(bu
 )
 def test_bundled_synonyms_keep_distinct_things_apart(bundled, text: str, words: list[str]) -> None:
     assert bundled.analyzer.words(text) == words
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("l4 hay t4", ["l4", "compare", "t4"]),
+        ("MIG or MPS?", ["mig", "compare", "mps"]),
+        ("h100 hoặc h200", ["h100", "compare", "h200"]),
+        ("mig hay bi loi", None),  # "hay" before a stop word is "often": MIG often fails
+        ("time slicing or mig for inference", None),  # more than the two things compared
+        ("or mig", None),
+        ("yes or no", None),
+        ("1 or 2", None),  # numbers say nothing of a topic
+    ],
+)
+def test_an_or_word_between_the_only_two_words_of_a_question_compares(bundled, text: str, read: list[str] | None) -> None:
+    words = bundled.analyzer.words(text)
+    assert bundled.analyzer.read_choices(words) == (read or words)

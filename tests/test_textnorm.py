@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from advisor.knowledge.load import load_lexicon
 from advisor.paths import bundled_knowledge_dir
-from advisor.search.analysis import Analyzer
+from advisor.search.analysis import CHOICE_WORDS, Analyzer
 from advisor.textnorm import fold, has_vietnamese_letters, json_dumps, json_safe, normalize, strip_terminal_escapes, tokens
 
 
@@ -172,3 +172,19 @@ def test_a_one_word_vietnamese_synonym_is_the_word_its_folded_spelling_usually_i
 )
 def test_vietnamese_words_that_fold_alike_keep_their_meaning(text: str, content: list[str]) -> None:
     assert _bundled_analyzer().content(text) == content
+
+
+_CHOICE_VOCABULARY = ["or", "hay", "the", "mig", "mps", "l4", "t4", "4", "gpu"]
+
+
+@given(st.lists(st.sampled_from(_CHOICE_VOCABULARY), max_size=8))
+def test_reading_choices_changes_only_or_words_between_two_content_words(words: list[str]) -> None:
+    analyzer = Analyzer(frozenset({"or", "hay", "the"}), {}, {}, {"or": "compare", "hay": "compare"})
+    read = analyzer.read_choices(words)
+    assert len(read) == len(words)
+    content = [word for word in words if not analyzer.is_noise(word)]
+    for position, (before, after) in enumerate(zip(words, read)):
+        if before != after:
+            assert before in ("or", "hay") and after == "compare" and len(content) <= CHOICE_WORDS
+            assert 0 < position < len(words) - 1
+            assert not analyzer.is_noise(words[position - 1]) and not analyzer.is_noise(words[position + 1])

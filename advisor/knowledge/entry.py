@@ -34,9 +34,12 @@ class Lexicon:
     """Language data the matcher needs: stop words, language markers and synonyms.
 
     Synonyms map a canonical token to the (folded) phrases that mean the same thing, so
-    "k8s", "chia thoi gian" and "time-slicing" meet the knowledge on a single token.
+    "k8s", "chia thoi gian" and "time-slicing" meet the knowledge on a single token. Choices map
+    a canonical token to the stop words that mean it only between the only two words of a
+    question ("l4 hay t4" asks which of the two, as "l4 vs t4" does).
     """
 
     stopwords: frozenset[str] = frozenset()
     markers: dict[str, frozenset[str]] | None = None
     synonyms: dict[str, tuple[str, ...]] | None = None
+    choices: dict[str, tuple[str, ...]] | None = None

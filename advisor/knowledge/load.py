@@ -246,7 +246,8 @@ def section(doc: yamlsafe.YamlDoc, display: str, key: str, problems: list[Proble
 
 
 def load_lexicon(root: Path, problems: list[Problem]) -> Lexicon:
-    """Stop words, language markers and synonyms; `catalogue_questions` belongs to the catalogue."""
+    """Stop words, language markers, synonyms and choices; `catalogue_questions` belongs to the
+    catalogue."""
     found = read_lexicon(root, problems)
     if found is None:
         return Lexicon()
@@ -258,10 +259,11 @@ def load_lexicon(root: Path, problems: list[Problem]) -> Lexicon:
         str(lang): frozenset(word_list(value, doc, display, ("language_markers", lang), problems))
         for lang, value in section(doc, display, "language_markers", problems).items()
     }
-    synonyms: dict[str, tuple[str, ...]] = {}
-    for canonical, value in section(doc, display, "synonyms", problems).items():
-        synonyms[fold(str(canonical))] = tuple(word_list(value, doc, display, ("synonyms", canonical), problems))
-    return Lexicon(frozenset(stop), markers, synonyms)
+    synonyms, choices = ({
+        fold(str(canonical)): tuple(word_list(value, doc, display, (name, canonical), problems))
+        for canonical, value in section(doc, display, name, problems).items()
+    } for name in ("synonyms", "choices"))
+    return Lexicon(frozenset(stop), markers, synonyms, choices)
 
 
 def load_knowledge(root: Path) -> KnowledgeBase:

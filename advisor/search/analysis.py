@@ -22,6 +22,8 @@ SEPARATE = bytes(byte if chr(byte) in WORD_CHARACTERS else 32 for byte in range(
 # synonym phrase holds, and is kept by `_SEPARATE_KEEPING_BREAKS`.
 _BREAK = " \x00 "
 _SEPARATE_KEEPING_BREAKS = b"\x00" + SEPARATE[1:]
+# A question of more words that carry meaning than this is not a choice between two things.
+CHOICE_WORDS = 2
 # Patterns compiled on first use (by `re`'s cache): compiling each costs 0.2 ms of every
 # `advisor ask`, and few questions need them.
 _PLAIN_TOKENS = r"[a-z0-9]+(?: [a-z0-9]+)*"
@@ -35,10 +37,11 @@ class Analyzer:
     A plain class, not a dataclass: see `advisor.problems.Problem`.
     """
 
-    def __init__(self, stopwords: frozenset[str], synonyms: dict[str, tuple[str, ...]], canonical: dict[str, str]) -> None:
+    def __init__(self, stopwords: frozenset[str], synonyms: dict[str, tuple[str, ...]], canonical: dict[str, str], choices: dict[str, str] | None = None) -> None:
         self.stopwords = stopwords
         self.synonyms = synonyms
         self._canonical = canonical
+        self._choices = choices or {}  # folded stop word -> what it asks between two things named
 
     @classmethod
     def build(cls, stopwords: frozenset[str] | set[str], synonyms: dict[str, tuple[str, ...]] | dict[str, list[str]]) -> "Analyzer":
@@ -152,6 +155,22 @@ class Analyzer:
         words = self._meaningful(self.words(joined, _SEPARATE_KEEPING_BREAKS))
         breaks = list(compress(count(), map("\x00".__eq__, words)))
         return [words[start + 1 : end] for start, end in zip([-1, *breaks], [*breaks, len(words)])]
+
+    def read_choices(self, words: list[str]) -> list[str]:
+        """A question's `words` with an or-word read as what it asks (the lexicon's `choices`)
+        where it stands between two words that carry meaning, in a question of at most
+        `CHOICE_WORDS` of them: "l4 hay t4" and "mig or mps" ask which of the two, as "vs" does,
+        while "pods pending or crashing, restarted or not" stays as it was."""
+        choices = self._choices
+        if not choices or choices.keys().isdisjoint(words):
+            return words
+        if sum(not self.is_noise(word) for word in words) > CHOICE_WORDS:
+            return words
+        read = list(words)
+        for position in range(1, len(words) - 1):
+            if words[position] in choices and not self.is_noise(words[position - 1]) and not self.is_noise(words[position + 1]):
+                read[position] = choices[words[position]]
+        return read
 
     def is_noise(self, word: str) -> bool:
         return word in self.stopwords or (word.isdigit() and word not in self.synonyms)

@@ -316,6 +316,7 @@ class _Builder:
             "vocabulary": vocabulary,
             "stopwords": sorted(lexicon.stopwords) if lexicon else [],
             "synonyms": {k: list(v) for k, v in ((lexicon.synonyms if lexicon else None) or {}).items()},
+            "choices": {k: list(v) for k, v in ((lexicon.choices if lexicon else None) or {}).items()},
             "markers": {k: sorted(v) for k, v in ((lexicon.markers if lexicon else None) or {}).items()},
             "canonical": self.analyzer.phrases,
             "problems": [[p.path, p.line, p.message, p.warning] for p in problems] + list(extra.get("problems", ())),

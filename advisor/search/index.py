@@ -109,7 +109,8 @@ class SearchIndex:
         self.learned = Weights(sections)
         self.markers: dict[str, list[str]] = data["markers"]
         self.problems = [Problem(*p) for p in data["problems"]]
-        self.analyzer = Analyzer(frozenset(data["stopwords"]), {k: tuple(v) for k, v in data["synonyms"].items()}, data["canonical"])
+        choices = {word: canonical for canonical, words in data.get("choices", {}).items() for word in words}
+        self.analyzer = Analyzer(frozenset(data["stopwords"]), {k: tuple(v) for k, v in data["synonyms"].items()}, data["canonical"], choices)
         self._vocabulary_text = sections["vocabulary"]
         # Each word of a listed error line -> (the line's words, topic number) of the lines holding
         # it: pasted errors are spotted by the lines they share words with.

@@ -399,3 +399,16 @@ def test_which_gpus_a_provider_has_is_its_gpu_models(index: SearchIndex, questio
     reply = answer(index, question)
     assert reply.kind == CATALOGUE and reply.catalogue is not None
     assert reply.catalogue.id == provider and reply.catalogue.title.endswith(title)
+
+
+@pytest.mark.parametrize(
+    ("question", "provider"),
+    [
+        ("is lambda's kubernetes managed", "provider:lambda"),  # not "lambdas"
+        ("does coreweave’s kubernetes support mig", "provider:coreweave"),
+        ("what is EKS's control plane fee", "provider:eks"),
+    ],
+)
+def test_a_providers_possessive_names_the_provider(index: SearchIndex, question: str, provider: str) -> None:
+    reply = answer(index, question)
+    assert reply.kind == CATALOGUE and reply.catalogue is not None and reply.catalogue.id == provider

@@ -86,6 +86,9 @@ def fixture_index(fixture_kb: Path) -> SearchIndex:
         ("co cho thue h200 ko", "providers:gpu:H200", "vi"),
         ("oracle oke gpu", "provider:oke", "en"),  # two everyday aliases of one provider name it
         ("lambda 1-click cluster infiniband", "provider:lambda", "en"),  # its product's name, singular too
+        # "vast.ai" spelled out is no everyday "vast", though "ai" is a (Vietnamese) stop word.
+        ("what is vast.ai", "provider:vastai", "en"),
+        ("vast.ai la gi", "provider:vastai", "vi"),
     ],
 )
 def test_fires_on_provider_questions(bundled: SearchIndex, query: str, answer_id: str, lang: str) -> None:

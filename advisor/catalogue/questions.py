@@ -83,6 +83,9 @@ class _Terms:
     longest: int
     words: dict[str, frozenset[str]]  # each list of `catalogue_questions`, folded, synonyms read (alias lists may hold phrases)
     choosing_phrases: tuple[tuple[str, ...], ...]  # multi-word `choosing_words`
+    # Aliases whose stop words the analyser drops ("vast.ai" is "vast", as "ai" is Vietnamese for
+    # who), as typed: written out in full, they name the provider even where "vast" would not.
+    spelled_out: dict[tuple[str, ...], str]
 
 
 # Built once per loaded index (its analyzer), on the first provider question.
@@ -113,7 +116,13 @@ def _terms(index_data: Mapping[str, Any], analyzer: Analyzer) -> _Terms | None:
                 features[key] = (("gpu_models",), GPU_NEED + model)
     longest = max(len(key) for key in (*aliases, *features))
     choosing = tuple(tuple(phrase.split()) for phrase in words["choosing_words"] if " " in phrase)
-    terms = _Terms(catalogue, aliases, features, longest, words, choosing)
+    spelled_out = {
+        tuple(raw_tokens(alias)): provider.id
+        for provider in catalogue.providers
+        for alias in provider.aliases
+        if len(raw_tokens(alias)) > len(analyzer.content(alias)) > 0
+    }
+    terms = _Terms(catalogue, aliases, features, longest, words, choosing, spelled_out)
     _TERMS[analyzer] = terms
     return terms
 
@@ -210,19 +219,21 @@ def read_question(index_data: Mapping[str, Any], analyzer: Analyzer, query: str)
     # word, an everyday alias is a provider too; and beside another alias of its own provider
     # ("oracle oke").
     compared = bool(set(all_words) & terms.words["comparison_words"]) or any(" ".join(key) not in everyday for _, key in named)
-    named_twice = {provider_id for provider_id, _ in named if len({key for other_id, key in named if other_id == provider_id}) > 1}
+    raw = raw_tokens(query)
+    firmly_named = {provider_id for provider_id, _ in named if len({key for other_id, key in named if other_id == provider_id}) > 1}
+    firmly_named.update(provider_id for key, provider_id in terms.spelled_out.items() if _has_phrase(raw, key))
     providers: list[str] = []
     for provider_id, key in named:
         # "google colab", "gradient accumulation", "vast amounts of data": an everyday word
         # names a provider only in a question that is plainly about the catalogue.
-        if " ".join(key) in everyday and not (((facts or noun) and other == 0) or compared or provider_id in named_twice):
+        if " ".join(key) in everyday and not (((facts or noun) and other == 0) or compared or provider_id in firmly_named):
             other += 1
             continue
         if provider_id not in providers:
             providers.append(provider_id)
     if "managed" in needs or "self-run" in needs:  # managed Kubernetes already implies Kubernetes
         needs = [need for need in needs if need != "kubernetes"]
-    which = _asks_which(terms, all_words, raw_tokens(query))
+    which = _asks_which(terms, all_words, raw)
     if not providers and not which:
         return None
     guidance = _has_any(all_words, terms.words["guidance_words"])

@@ -88,6 +88,10 @@ def fixture_index(fixture_kb: Path) -> SearchIndex:
         ("lambda 1-click cluster infiniband", "provider:lambda", "en"),  # its product's name, singular too
         # "vast.ai" spelled out is no everyday "vast", though "ai" is a (Vietnamese) stop word.
         ("what is vast.ai", "provider:vastai", "en"),
+        # "managed kubernetes" is a provider noun of two words: which ones have MIG.
+        ("which managed kubernetes has mig", "providers:managed+mig", "en"),
+        ("managed k8s nao co mig", "providers:managed+mig", "vi"),
+        ("which managed k8s support time slicing natively", "providers:managed+time-slicing", "en"),
         ("vast.ai la gi", "provider:vastai", "vi"),
     ],
 )

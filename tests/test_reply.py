@@ -314,6 +314,8 @@ def test_a_log_without_known_errors_is_asked_as_a_question(index: SearchIndex) -
         ("spot gpu nodes on aks get evicted, how to handle the interruption", KNOWLEDGE, "spot-interruption-handling", "provider:aks"),
         # One word no catalogue fact explains is enough: the card says nothing about Autopilot.
         ("gpus on gke autopilot", KNOWLEDGE, "gke-gpu-setup", "provider:gke"),
+        # "which managed kubernetes" asks for providers, but not where the rest asks something else.
+        ("what managed kubernetes version supports dra", KNOWLEDGE, "dynamic-resource-allocation", "providers:managed"),
         ("runpod vs lambda", CATALOGUE, "provider:runpod+lambda", "provider:runpod+lambda"),
         ("compare lambda and coreweave", CATALOGUE, "provider:lambda+coreweave", "provider:lambda+coreweave"),
         # Which of two: no entry is sure, and the two side by side are the answer, not nothing.

@@ -266,12 +266,18 @@ def _asks_which(terms: _Terms, words: list[str], raw: list[str]) -> bool:
 
 
 def _which_beside(terms: _Terms, words: list[str], nouns: str) -> bool:
-    """Whether a noun of the list `nouns` has a which-word before it ("which providers", "what
-    kind of gpus") or after it ("nhà cung cấp nào", "gpu nào")."""
+    """Whether a noun of the list `nouns` (a word, or a phrase such as "managed kubernetes") has a
+    which-word before it ("which providers", "what kind of gpus") or after it ("nhà cung cấp
+    nào", "gpu nào")."""
     lists = terms.words
-    for position, word in enumerate(words):
-        if word in lists[nouns] and (lists["which_before_noun"] & set(words[max(0, position - 4) : position]) or lists["which_after_noun"] & set(words[position + 1 : position + 3])):
-            return True
+    for noun in lists[nouns]:
+        phrase = noun.split()
+        size = len(phrase)
+        for position in range(len(words) - size + 1):
+            if words[position : position + size] == phrase and (
+                lists["which_before_noun"] & set(words[max(0, position - 4) : position]) or lists["which_after_noun"] & set(words[position + size : position + size + 2])
+            ):
+                return True
     return False
 
 

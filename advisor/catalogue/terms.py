@@ -64,11 +64,12 @@ def trigger_tokens(catalogue: Catalogue, terms: dict[str, Any], analyzer: Analyz
     """Words without which no question is a catalogue question.
 
     A question fires only on a whole alias, on a provider noun or on a word of renting, so it must
-    hold, for some alias, that alias's rarest word (by `frequency` in the knowledge), a provider
-    noun or a renting word.
+    hold, for some alias or noun of several words ("managed kubernetes"), its rarest word (by
+    `frequency` in the knowledge), a provider noun or a renting word.
     """
-    found: set[str] = {*terms["provider_nouns"], *terms["plural_nouns"], *terms["rent_words"]}
-    for key in alias_keys(catalogue, analyzer):
+    found: set[str] = {*terms["plural_nouns"], *terms["rent_words"]}
+    phrases = [tuple(noun.split()) for noun in terms["provider_nouns"]]
+    for key in [*alias_keys(catalogue, analyzer), *phrases]:
         found.add(min(key, key=lambda word: (frequency(word), word)))
     return sorted(found)
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Bump when the index layout or the analysis changes: old caches are then rebuilt.
-INDEX_VERSION = 33
+INDEX_VERSION = 34
 # Field weights in sixteenths, packed beside the topic number in one int32 posting. A token the
 # authors put in a large share of a topic's phrasings earns up to FOCUS_BONUS more: it is what the
 # topic is about, not a word it mentions ("mig" for the MIG entry, not for the AKS one).

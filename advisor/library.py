@@ -19,11 +19,12 @@ if TYPE_CHECKING:
     from typing import Any
 
     from advisor.catalogue.model import Catalogue
+    from advisor.decision.hints import HintQuestion
     from advisor.decision.tree import Tree
     from advisor.search.cache import Progress
 
 # Bump when the tree records change: cached trees of an older shape are then read again.
-TREE_FORMAT = 1
+TREE_FORMAT = 3
 
 
 def open_index(root: str | os.PathLike[str], *, use_cache: bool = True, refresh: bool = False, progress: Progress | None = None) -> SearchIndex:
@@ -76,33 +77,72 @@ def open_catalogue(root: str | os.PathLike[str]) -> Catalogue:
 def open_tree(path: str | os.PathLike[str] | None = None) -> Tree:
     """The decision tree at `path` (default: the bundled one), validated (`DataError` when it
     cannot be used) and cached, keyed by the file's path, size and modification time."""
+    import marshal
+
     from advisor.decision.tree import from_data, to_data
     from advisor.search import storage
     from advisor.search.cache import UNREADABLE, cached_path, save
 
-    if path is None:
-        from advisor.paths import BUNDLED_TREE, bundled_trees_root
-
-        path = os.path.join(bundled_trees_root(), BUNDLED_TREE)
-    real = os.path.realpath(path)
-    try:
-        stat = os.stat(real)
-        key = (TREE_FORMAT, real, stat.st_size, stat.st_mtime_ns)
-    except OSError:
-        key = None
-    cache = cached_path("tree", real)
+    path = _bundled_tree() if path is None else path
+    real, key = _tree_key(path)
     if key is not None:
         try:
-            header, _ = storage.open_file(cache)
+            header, sections = storage.open_file(cached_path("tree", real))
             if header.get("key") == key:
-                return from_data(header["tree"])
-        except UNREADABLE:
+                return from_data(marshal.loads(bytes(sections["tree"])))
+        except UNREADABLE:  # missing or damaged: built again, never trusted
             pass
     from pathlib import Path
 
+    from advisor.decision.hints import hints_of
     from advisor.decision.validate import load_tree
 
     tree = load_tree(Path(path))
-    if key is not None:
-        save(cache, storage.pack_parts({"key": key, "source": real, "tree": to_data(tree)}, {}))
+    if key is not None:  # the records in a section: reading the hints alone skips them
+        header = {"key": key, "source": real, "hints": hints_of(tree)}
+        cache = cached_path("tree", real)
+        if save(cache, storage.pack_parts(header, {"tree": marshal.dumps(to_data(tree))})):
+            try:  # read back, as a new index is: once checked whole, it is trusted unread
+                storage.open_file(cache)
+            except UNREADABLE:
+                pass
     return tree
+
+
+def tree_hints() -> tuple[HintQuestion, ...]:
+    """The bundled tree's `asked_as` hints (`advisor.decision.hints`), from the header of its
+    cache alone: answering a question never decodes the tree's records (a section apart). () when
+    the tree cannot be used."""
+    from advisor.search import storage
+    from advisor.search.cache import UNREADABLE, cached_path
+
+    real, key = _tree_key(_bundled_tree())
+    try:
+        header, _ = storage.open_file(cached_path("tree", real))  # checked once, as the index is
+        if key is not None and header.get("key") == key:
+            return tuple(header["hints"])
+    except UNREADABLE:
+        pass
+    from advisor.decision.hints import hints_of
+    from advisor.problems import DataError
+
+    try:
+        return hints_of(open_tree())
+    except DataError:
+        return ()
+
+
+def _bundled_tree() -> str:
+    from advisor.paths import BUNDLED_TREE, bundled_trees_root
+
+    return os.path.join(bundled_trees_root(), BUNDLED_TREE)
+
+
+def _tree_key(path: str | os.PathLike[str]) -> tuple[str, tuple[Any, ...] | None]:
+    """(real path, cache key) of the tree at `path`: the key is None when the file cannot be read."""
+    real = os.path.realpath(path)
+    try:
+        stat = os.stat(real)
+    except OSError:
+        return real, None
+    return real, (TREE_FORMAT, real, stat.st_size, stat.st_mtime_ns)

@@ -17,9 +17,11 @@ from advisor.search.confidence import ANSWER_CONFIDENCE
 
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
     from advisor.catalogue.replies import ProviderAnswer
+    from advisor.decision.hints import HintQuestion
     from advisor.search.rank import Outcome
 
 KNOWLEDGE, CATALOGUE, NONE = "knowledge", "catalogue", "none"
@@ -126,6 +128,25 @@ def answer(index: SearchIndex, question: str, lang: str | None = None, *, defaul
         return Reply(question, answer_lang, KNOWLEDGE, outcome, article, (), None, None, _close_entries(index, outcome))
     suggestions = tuple((hit.topic, index.meta(hit.entry).title) for hit in outcome.suggestions)
     return Reply(question, answer_lang, NONE, outcome, None, suggestions, None)
+
+
+def wizard_answers(index: SearchIndex, reply: Reply, hints: Sequence[HintQuestion] | None = None) -> tuple[tuple[str, str], ...]:
+    """(key, value) of the guided wizard's questions that an answered question already settles
+    ("k8s for 1 notebook?": workload=notebook), to go on to a recommendation from it; () unless an
+    entry the wizard cites for them answered it (`advisor.decision.hints`). `hints` are those of
+    the tree in use, by default the bundled one's."""
+    if reply.kind != KNOWLEDGE or reply.article is None or reply.log_line is not None:
+        return ()
+    if hints is None:
+        from advisor.library import tree_hints
+
+        hints = tree_hints()
+    entry_id = reply.article.id
+    if all(entry_id not in kb for _, _, kb, _ in hints):  # most answers: no phrase need be read
+        return ()
+    from advisor.decision.hints import given_answers
+
+    return given_answers(hints, index.analyzer, reply.question, entry_id)
 
 
 def _close_entries(index: SearchIndex, outcome: Outcome) -> tuple[tuple[str, str], ...]:
@@ -288,6 +309,7 @@ def reply_record(index: SearchIndex, reply: Reply, top: int, *, explain: bool = 
         "results": [hit_record(index, hit.entry, hit.score) for hit in outcome.hits[:top]],
         "suggestions": [{"id": entry_id, "title": title} for entry_id, title in reply.suggestions],
         "close": [{"id": entry_id, "title": title} for entry_id, title in reply.close],
+        "wizard": [{"key": key, "value": value} for key, value in wizard_answers(index, reply)],
     }
     if reply.catalogue is not None:
         record["catalogue"] = reply.catalogue.record(explain=explain)

@@ -390,3 +390,14 @@ def test_the_collector_stays_off_for_one_answer_and_runs_for_long_commands(tmp_p
 )
 def test_a_mistyped_command_is_named(argv: list[str], meant: str | None) -> None:
     assert mistyped_command(argv) == meant
+
+
+def test_an_answer_offers_the_guide_with_what_the_question_said(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = ask_json(capsys, "k8s for 1 notebook?")
+    assert code == 0 and data["reply"]["id"] == "faq-k8s-single-job"
+    assert data["wizard"] == [{"key": "workload", "value": "notebook"}]
+    assert main(["ask", "--lang", "vi", "k8s co dang dung cho 1 notebook ko"]) == 0
+    out = capsys.readouterr().out
+    assert "“Loại công việc: Một notebook tương tác (Jupyter)” đã có sẵn: advisor guide -a workload=notebook" in out
+    code, data = ask_json(capsys, "pods stuck pending insufficient nvidia.com/gpu")  # states no setting
+    assert data["wizard"] == []

@@ -190,6 +190,24 @@ def test_guide_asks_and_ends_in_the_same_summary(monkeypatch: pytest.MonkeyPatch
     assert json.loads(expected) == summary
 
 
+def test_guide_starts_past_the_answers_given(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`advisor ask "k8s for 1 notebook?"` offers `advisor guide -a workload=notebook`: the same
+    summary as answering the first question by hand."""
+    code, out, err = _guide(monkeypatch, capsys, "2\n1\n1\n1\n", "--lang", "en", "--format", "json", "-a", "workload=notebook")
+    assert code == 0 and err == ""
+    assert "Given: Workload: One interactive notebook (Jupyter)\n" in out
+    assert "Question 1:" not in out and "Question 2: Will this grow" in out
+    summary = json.loads(out[out.index("{") :])
+    code, by_hand, _ = _guide(monkeypatch, capsys, "1\n2\n1\n1\n1\n", "--lang", "en", "--format", "json")
+    assert summary == json.loads(by_hand[by_hand.index("{") :])
+
+
+@pytest.mark.parametrize(("answer", "message"), [("workload=bogus", "workload=bogus is not allowed"), ("nope=1", "unknown answer key 'nope'"), ("workload", "KEY=VALUE")])
+def test_guide_refuses_a_bad_given_answer_before_asking(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answer: str, message: str) -> None:
+    code, out, err = _guide(monkeypatch, capsys, "1\n", "--lang", "en", "-a", answer)
+    assert code == 2 and out == "" and message in err and len(err.strip().splitlines()) == 1
+
+
 def test_guide_back_help_not_sure_and_invalid_input(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     typed = "b\n4\n2\n?\nb\nb\nfive\n9\n4\n2\n2\n1\n3\n3\n1\n1\n1\n2\n2\n"
     code, out, _ = _guide(monkeypatch, capsys, typed, "--lang", "en")

@@ -259,3 +259,26 @@ def test_the_vietnamese_tree_says_image_as_engineers_do() -> None:
     """A container image is an "image" in Vietnamese engineering, never a picture ("hình ảnh")."""
     text = bundled_tree_path().read_text(encoding="utf-8")
     assert "image" in text and "hình ảnh" not in text
+
+
+def test_a_phrase_that_gives_two_options_of_a_question_is_reported(tmp_path: Path, known_ids: set[str]) -> None:
+    text = (TREES / "valid.yaml").read_text(encoding="utf-8").replace(
+        '        label: {en: "A notebook", vi: "Một notebook"}\n',
+        '        label: {en: "A notebook", vi: "Một notebook"}\n        asked_as: [jupyter, serving]\n',
+    ).replace(
+        '        label: {en: "Inference", vi: "Suy luận"}\n',
+        '        label: {en: "Inference", vi: "Suy luận"}\n        asked_as: [Serving]\n',
+    )
+    (tmp_path / "t.yaml").write_text(text, encoding="utf-8")
+    found = [(p.line, p.message) for p in tree_problems(tmp_path / "t.yaml", known_ids)]
+    assert found == [(30, "question 'workload': 'Serving' is asked_as of both 'notebook' and 'inference', so it gives neither")]
+
+
+def test_asked_as_must_be_a_list(tmp_path: Path, known_ids: set[str]) -> None:
+    text = (TREES / "valid.yaml").read_text(encoding="utf-8").replace(
+        '        label: {en: "A notebook", vi: "Một notebook"}\n',
+        '        label: {en: "A notebook", vi: "Một notebook"}\n        asked_as: {jupyter: 1}\n',
+    )
+    (tmp_path / "t.yaml").write_text(text, encoding="utf-8")
+    found = [(p.line, p.message) for p in tree_problems(tmp_path / "t.yaml", known_ids)]
+    assert found == [(29, "question 'workload': option 'notebook' asked_as must be a list")]

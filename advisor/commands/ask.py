@@ -155,6 +155,7 @@ def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> N
         if reply.aside is not None:
             out += ["", style.bold(clean(reply.aside.title)), _laid_out(reply.aside.answer, style)]
         out += ["", style.note(t("read_all", lang, command=f"advisor show {article.id}"))]
+        out += _wizard_offer(index, reply, style)
         others = [(h.topic, index.meta(h.entry).title) for h in reply.outcome.hits[1:top]]
         if others:
             out += ["", style.bold(t("other_matches", lang) + ":")]
@@ -165,6 +166,23 @@ def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> N
     if explain:
         out += ["", _explain_text(reply, style)]
     print("\n".join(matched + out))
+
+
+def _wizard_offer(index: SearchIndex, reply: Reply, style: Styler) -> list[str]:
+    """The guide, with what the question already answers given ("k8s for 1 notebook?")."""
+    from advisor.library import tree_hints
+    from advisor.reply import wizard_answers
+
+    hints = tree_hints()
+    given = wizard_answers(index, reply, hints)
+    if not given:
+        return []
+    from advisor.decision.hints import described
+    from advisor.i18n import t
+
+    lang = reply.lang
+    command = "advisor guide " + " ".join(f"-a {key}={value}" for key, value in given)
+    return [style.note(t("wizard_offer", lang, answers=described(hints, given, lang), command=command))]
 
 
 def _laid_out(text: str, style: Styler) -> str:

@@ -169,11 +169,12 @@ def _list_questions(tree: Tree, lang: str, as_json: bool) -> int:
 
 def run_guide(args: argparse.Namespace) -> int:
     from advisor.decision.recommend import recommend
-    from advisor.decision.session import Session
+    from advisor.decision.session import Session, checked_answers
     from advisor.terminal import is_terminal
 
     tree = _tree(args)
     lang = _lang(args)
+    given = checked_answers(tree, dict(_parse_answer(item) for item in args.answer))
     _check_output(args)
     out, stdin = sys.stdout, sys.stdin
 
@@ -183,9 +184,14 @@ def run_guide(args: argparse.Namespace) -> int:
     def say(text: str = "") -> None:  # everything the guide prints: tree text must not drive the terminal
         out.write(strip_terminal_escapes(text) + "\n")
 
-    session = Session.start(tree)
+    session = Session.of(tree, given)
     say(tree.title.get(lang))
     say(label("guide_intro", lang))
+    for answer in given:  # `advisor ask` offers the guide with what a question already said
+        question = tree.question(answer.key)
+        option = question.option(answer.value) if question is not None else None
+        if question is not None and option is not None:
+            say(label("guide_given", lang, question=question.title.get(lang), answer=option.label.get(lang)))
     while not session.done:
         question = session.next_question
         if question is None:  # cannot happen with a loaded tree; never spin
@@ -296,7 +302,7 @@ COMMAND_LINES = (
             *_EXPORT_OPTIONS,
         ),
     ),
-    Command("guide", run_guide, _EXPORT_OPTIONS),
+    Command("guide", run_guide, (Option(("-a", "--answer"), REPEATED, "cli_arg_guide_answer", "KEY=VALUE"), *_EXPORT_OPTIONS)),
     Command(
         "tree",
         run_tree,

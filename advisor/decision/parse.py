@@ -198,7 +198,8 @@ def _read_questions(reader: TreeReader) -> tuple[Question, ...]:
             if value is None or not reader.unique(values, value, f"option of {name}", (*at, "value")):
                 continue
             label = reader.text(raw.get("label"), (*at, "label"), f"{name}: option '{value}' label")
-            options.append(Option(value, label, reader.line(*at, "value")))
+            asked_as = reader.strings(raw.get("asked_as"), (*at, "asked_as"), f"{name}: option '{value}' asked_as")
+            options.append(Option(value, label, reader.line(*at, "value"), asked_as))
         default = reader.string(item.get("default"), (*where, "default"), f"{name} default")
         if default is not None and options and default not in values:
             reader.report(reader.line(*where, "default"), f"{name}: default '{default}' is not one of its options ({', '.join(values)})", fatal=True)

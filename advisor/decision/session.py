@@ -137,6 +137,18 @@ class Session(NamedTuple):
         return Session.of(self.tree, _answer_rest(self.tree, self.answers, lambda question: checked_answer(question, None)))
 
 
+def checked_answers(tree: Tree, given: Mapping[str, str]) -> tuple[Answer, ...]:
+    """The answers `given` by key, or `InvalidInput` naming the allowed keys or values."""
+    answers: list[Answer] = []
+    for key, value in given.items():
+        question = tree.question(key)
+        if question is None:
+            allowed = ", ".join(question.key for question in tree.questions)
+            raise InvalidInput("err_unknown_answer_key", key=shown(key), allowed=allowed)
+        answers.append(checked_answer(question, value))
+    return tuple(answers)
+
+
 def checked_answer(question: Question, value: str | None) -> Answer:
     """An answer to `question` (a value in any case: `Inference` is `inference`), or
     `InvalidInput` naming the allowed values."""
@@ -236,12 +248,7 @@ def complete(tree: Tree, given: Mapping[str, str], *, strict: bool = False) -> C
     question left unanswered does too. Given answers the walk never reaches are reported back as
     ignored, so a caller can tell the user they did not apply.
     """
-    for key, value in given.items():
-        question = tree.question(key)
-        if question is None:
-            allowed = ", ".join(question.key for question in tree.questions)
-            raise InvalidInput("err_unknown_answer_key", key=shown(key), allowed=allowed)
-        checked_answer(question, value)
+    checked_answers(tree, given)
     missing: list[str] = []
 
     def choose(question: Question) -> Answer:

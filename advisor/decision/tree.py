@@ -48,11 +48,13 @@ class Text(NamedTuple):
 
 
 class Option(NamedTuple):
-    """One answer a question offers: its public `value` and its label."""
+    """One answer a question offers: its public `value` and its label; `asked_as`, the phrases
+    by which a typed question already gives it ("k8s for 1 notebook?": a notebook workload)."""
 
     value: str
     label: Text
     line: int = 0
+    asked_as: tuple[str, ...] = ()
 
 
 class Question(NamedTuple):

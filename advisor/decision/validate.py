@@ -15,6 +15,19 @@ from advisor.decision.tree import MAX_FLOW_STATES, Condition, Node, Rule, Tree
 from advisor.problems import DataError, Problem
 
 
+def _check_asked_as(tree: Tree, reader: TreeReader) -> None:
+    """A phrase that gives two options of one question can never give either (`advisor.decision.hints`)."""
+    from advisor.textnorm import fold
+
+    for question in tree.questions:
+        owner: dict[str, str] = {}
+        for option in question.options:
+            for phrase in option.asked_as:
+                other = owner.setdefault(fold(phrase), option.value)
+                if other != option.value:
+                    reader.report(option.line, f"question '{question.key}': '{phrase}' is asked_as of both '{other}' and '{option.value}', so it gives neither")
+
+
 def _check_references(tree: Tree, reader: TreeReader) -> None:
     """Every name a tree uses must be defined: nodes, questions, options, topics, checks."""
     if tree.start and tree.node(tree.start) is None:
@@ -345,6 +358,7 @@ def _check_kb(reader: TreeReader, known_ids: set[str]) -> None:
 def _analyse(path: Path, known_ids: set[str] | None) -> tuple[Tree, TreeReader]:
     tree, reader = parse_tree(path)
     _check_references(tree, reader)
+    _check_asked_as(tree, reader)
     if _check_graph(tree, reader):
         _check_paths(tree, reader)
     if known_ids is not None:

@@ -36,6 +36,10 @@ from advisor.tui.session_store import SESSION_FILE, SessionStore
 from advisor.tui.settings import Settings, load_settings, save_settings, settings_path
 from advisor.tui.widgets.ask_bar import AskBar
 
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    from advisor.decision.hints import HintQuestion
+
 
 class AdvisorApp(App[None]):
     """advisor's interactive front end.
@@ -130,6 +134,17 @@ class AdvisorApp(App[None]):
 
             self._tree = open_tree(self.tree_path)
         return self._tree
+
+    @property
+    def tree_hints(self) -> tuple[HintQuestion, ...]:
+        """The phrases by which a question settles the wizard's answers (`advisor.decision.hints`);
+        none when the tree cannot be used (the wizard then says why when it is opened)."""
+        from advisor.decision.hints import hints_of
+
+        try:
+            return hints_of(self.decision_tree)
+        except DataError:
+            return ()
 
     @property
     def store(self) -> SessionStore:
@@ -363,6 +378,29 @@ class AdvisorApp(App[None]):
     def open_wizard(self, session: Session) -> None:
         """Show the wizard at `session` (its summary too, when the session is finished)."""
         self.push_screen(WizardScreen(session))
+
+    def open_wizard_with(self, answers: tuple[tuple[str, str], ...]) -> None:
+        """The wizard from the start, with the `answers` an asked question settles given; a saved
+        session with answers is replaced only once the user confirms it."""
+        from advisor.decision.session import checked_answers
+
+        lang = self.lang
+        try:
+            session = Session.of(self.decision_tree, checked_answers(self.decision_tree, dict(answers)))
+            saved = self.store.load().session
+        except AdvisorError as error:
+            self.notify(t("tui_guide_unavailable", lang, problem=error.text(lang)), severity="error", timeout=10)
+            return
+
+        def start(yes: bool | None) -> None:
+            if yes:
+                self.autosave(session)
+                self.open_wizard(session)
+
+        if saved is None or not saved.answers:
+            start(True)
+            return
+        self.push_screen(ConfirmDialog(t("tui_restart_title", lang), t("tui_restart_question", lang), t("tui_restart_yes", lang), t("tui_cancel", lang), default=False), start)
 
     def autosave(self, session: Session) -> None:
         """Save the wizard's session; the first failure is reported, later ones stay quiet."""

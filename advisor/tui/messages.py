@@ -53,3 +53,16 @@ class EntryOpenRequested(Message):
         super().__init__()
         self.topic = topic
         self.lang = lang
+
+
+class WizardRequested(Message):
+    """The user chose to go on to a recommendation from an answer, with the wizard's questions its
+    question already settles given.
+
+    Args:
+        answers: (key, value) of each question given ("k8s for 1 notebook?": workload=notebook).
+    """
+
+    def __init__(self, answers: tuple[tuple[str, str], ...]) -> None:
+        super().__init__()
+        self.answers = answers

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, OptionList
+from textual.widgets import Button, Input, OptionList
 
 from advisor.cli import main
 from advisor.search.index import SearchIndex
@@ -21,8 +21,9 @@ from advisor.tui.screens.export_dialog import ExportDialog
 from advisor.tui.screens.summary_screen import SummaryScreen
 from advisor.tui.screens.wizard_screen import WizardScreen
 from advisor.tui.session_store import SESSION_FILE
+from advisor.tui.widgets.answer_card import AnswerCard
 
-from .helpers import choose, start_wizard, walk
+from .helpers import ask, choose, settle, start_wizard, walk
 
 PERSONAS = {
     # A solo researcher trying things in Jupyter on one card.
@@ -263,3 +264,45 @@ async def test_the_wizard_works_with_the_mouse(kb_index: SearchIndex) -> None:
         await pilot.click(answers, offset=(2, 0))  # the first answer: change it
         await pilot.pause()
         assert wizard.editing == "workload"
+
+
+async def test_an_answer_goes_on_to_the_wizard_with_what_its_question_said(kb_index: SearchIndex, config_dir: Path) -> None:
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ask(pilot, "pods stuck pending insufficient nvidia.com/gpu")  # no setting stated: no offer
+        assert not app.screen.query(".answer-wizard")
+        await ask(pilot, "k8s for 1 notebook?")
+        card = app.screen.query(AnswerCard).last()
+        assert card.answer.id == "faq-k8s-single-job"
+        assert "Workload: One interactive notebook" in str(card.query_one(".answer-wizard", Button).label)
+        card.query_one(".answer-wizard", Button).press()
+        await settle(pilot)
+        wizard = app.screen
+        assert isinstance(wizard, WizardScreen)
+        assert [(a.key, a.value) for a in wizard.session.answers] == [("workload", "notebook")]
+        assert wizard.question is not None and wizard.question.key == "growth"
+        saved = json.loads((config_dir / SESSION_FILE).read_text(encoding="utf-8"))
+        assert "notebook" in json.dumps(saved)
+
+
+async def test_going_on_from_an_answer_replaces_saved_answers_only_when_confirmed(kb_index: SearchIndex, config_dir: Path) -> None:
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await start_wizard(pilot)
+        await choose(pilot, "batch")
+        await pilot.press("ctrl+t")
+        await ask(pilot, "k8s for 1 notebook?")
+        app.screen.query(AnswerCard).last().query_one(".answer-wizard", Button).press()
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        await settle(pilot)
+        assert not isinstance(app.screen, (ConfirmDialog, WizardScreen))
+        assert '"batch"' in (config_dir / SESSION_FILE).read_text(encoding="utf-8")
+        app.screen.query(AnswerCard).last().query_one(".answer-wizard", Button).press()
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        wizard = app.screen
+        assert isinstance(wizard, WizardScreen)
+        assert [(a.key, a.value) for a in wizard.session.answers] == [("workload", "notebook")]

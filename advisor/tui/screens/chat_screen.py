@@ -14,11 +14,11 @@ from textual.widgets import Header, Static
 
 from advisor.i18n import t
 from advisor.question_log import note_answer, note_choice
-from advisor.reply import Article, answer, answer_paste, entry_article
+from advisor.reply import Article, answer, answer_paste, entry_article, wizard_answers
 from advisor.search.rank import MAX_QUERY_CHARS
 from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.tui.screens.advisor_screen import AdvisorScreen
-from advisor.tui.messages import EntryOpenRequested, QuestionAsked, TopicChosen
+from advisor.tui.messages import EntryOpenRequested, QuestionAsked, TopicChosen, WizardRequested
 from advisor.tui.widgets.answer_card import AnswerCard
 from advisor.tui.widgets.ask_bar import AskBar
 from advisor.tui.widgets.localized_footer import LocalizedFooter
@@ -174,7 +174,8 @@ class ChatScreen(AdvisorScreen[None]):
             self.notify(t("query_truncated", lang, limit=MAX_QUERY_CHARS), severity="warning")
         if reply.article is not None:
             self.latest = reply.article
-            return AnswerCard(reply.article, lang, reply.close, reply.aside, reply.log_line)
+            hints = self.advisor.tree_hints
+            return AnswerCard(reply.article, lang, reply.close, reply.aside, reply.log_line, wizard_answers(self.advisor.index, reply, hints), hints)
         return NoAnswerCard(list(reply.suggestions), reply.lang, lang, text)
 
     @on(TopicChosen)
@@ -215,6 +216,11 @@ class ChatScreen(AdvisorScreen[None]):
         """Fold every answer but the `FULL_ANSWERS` newest (see there why)."""
         for older in list(self.history.query(AnswerCard))[:-FULL_ANSWERS]:
             older.folded = True
+
+    @on(WizardRequested)
+    def _go_on_in_wizard(self, event: WizardRequested) -> None:
+        event.stop()
+        self.advisor.open_wizard_with(event.answers)
 
     @on(EntryOpenRequested)
     def _open(self, event: EntryOpenRequested) -> None:

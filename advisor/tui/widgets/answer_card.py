@@ -13,12 +13,13 @@ from advisor.i18n import t
 from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.reply import Article, short_answer
 from advisor.tui.markdown_source import markdown_sources
-from advisor.tui.messages import EntryOpenRequested, TopicChosen
+from advisor.tui.messages import EntryOpenRequested, TopicChosen, WizardRequested
 from advisor.tui.widgets.choice_list import ChoiceList
 
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
     from advisor.catalogue.replies import ProviderAnswer
+    from advisor.decision.hints import HintQuestion
     from advisor.search.logs import LogMatch
 
 
@@ -36,6 +37,9 @@ class AnswerCard(Vertical):
         aside: The catalogue's facts about a provider the question names, shown after the answer
             ("install the GPU Operator on EKS": the entry answers, EKS's facts come beside it).
         log_line: For a pasted log, the line the answer rests on, shown above it.
+        wizard: (key, value) of the wizard's questions the question already settles: a button
+            goes on to the wizard with them given (`WizardRequested`).
+        hints: The tree's hints (`advisor.decision.hints`), which name those questions and answers.
     """
 
     DEFAULT_CSS = """
@@ -57,6 +61,7 @@ class AnswerCard(Vertical):
         Markdown > *:last-child { margin-bottom: 0; }
         .answer-close-label, .answer-related-label, .answer-sources-label, .answer-aside-title { text-style: bold; margin-top: 1; }
         .answer-sources { color: $text-muted; }
+        .answer-wizard { margin-top: 1; }
         ChoiceList { max-height: 8; }
         /* A provider comparison's columns share the width: sized to their text, the first
            provider's column was squeezed to 8 cells and the table grew twice as tall. */
@@ -66,13 +71,24 @@ class AnswerCard(Vertical):
 
     folded: reactive[bool] = reactive(False, recompose=True)
 
-    def __init__(self, answer: Article, lang: str, close: tuple[tuple[str, str], ...] = (), aside: ProviderAnswer | None = None, log_line: LogMatch | None = None) -> None:
+    def __init__(
+        self,
+        answer: Article,
+        lang: str,
+        close: tuple[tuple[str, str], ...] = (),
+        aside: ProviderAnswer | None = None,
+        log_line: LogMatch | None = None,
+        wizard: tuple[tuple[str, str], ...] = (),
+        hints: tuple[HintQuestion, ...] = (),
+    ) -> None:
         super().__init__(classes="answer" if answer.source else "answer -catalogue")
         self.answer = answer
         self.lang = lang
         self.close = close
         self.aside = aside
         self.log_line = log_line
+        self.wizard = wizard
+        self.hints = hints
 
     def compose(self) -> ComposeResult:
         answer = self.answer
@@ -94,6 +110,8 @@ class AnswerCard(Vertical):
         if answer.sources:
             yield Static(t("sources", self.lang) + ":", classes="answer-sources-label", markup=False)
             yield Markdown(markdown_sources(answer.sources), open_links=False, classes="answer-sources")
+        if self.wizard:
+            yield Button(self._wizard_text(), compact=True, classes="answer-wizard")
         if self.close:
             yield Static(t("also_close", self.lang) + ":", classes="answer-close-label", markup=False)
             yield ChoiceList(*(Option(f"› {clean(title)}", id=rid) for rid, title in self.close), classes="answer-related answer-close")
@@ -123,6 +141,11 @@ class AnswerCard(Vertical):
             parts.append(t("tui_folded", self.lang))
         return " · ".join(parts)
 
+    def _wizard_text(self) -> str:
+        from advisor.decision.hints import described
+
+        return t("tui_wizard_offer", self.lang, answers=described(self.hints, self.wizard, self.lang))
+
     def _log_line_text(self) -> str:
         assert self.log_line is not None
         return f"{t('log_line', self.lang, number=self.log_line.number)} {clean(self.log_line.line)}"
@@ -143,6 +166,8 @@ class AnswerCard(Vertical):
             label.update(t("related", lang) + ":")
         for label in self.query(".answer-sources-label").results(Static):
             label.update(t("sources", lang) + ":")
+        for button in self.query(".answer-wizard").results(Button):
+            button.label = self._wizard_text()
 
     @on(OptionList.OptionSelected, ".answer-related")
     def _follow(self, event: OptionList.OptionSelected) -> None:
@@ -154,6 +179,11 @@ class AnswerCard(Vertical):
     def _open(self, event: Button.Pressed) -> None:
         event.stop()
         self.post_message(EntryOpenRequested(self.answer.id, self.answer.lang))
+
+    @on(Button.Pressed, ".answer-wizard")
+    def _go_on_in_wizard(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(WizardRequested(self.wizard))
 
     @on(Markdown.LinkClicked)
     def _link(self, event: Markdown.LinkClicked) -> None:

@@ -1,0 +1,64 @@
+"""From a typed question to the guided wizard (`advisor.decision.hints`)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from advisor.decision.hints import described, given_answers, hints_of
+from advisor.decision.tree import Tree
+from advisor.decision.validate import bundled_tree_path, load_tree
+from advisor.library import open_index, tree_hints
+from advisor.paths import bundled_knowledge_dir
+from advisor.search.index import SearchIndex
+
+
+@pytest.fixture(scope="module")
+def index() -> SearchIndex:
+    return open_index(bundled_knowledge_dir(), use_cache=False)
+
+
+@pytest.fixture(scope="module")
+def tree() -> Tree:
+    return load_tree(bundled_tree_path())
+
+
+@pytest.fixture(scope="module")
+def hints(tree: Tree) -> tuple:  # type: ignore[type-arg]
+    return hints_of(tree)
+
+
+@pytest.mark.parametrize(
+    ("question", "entry", "answers"),
+    [
+        ("k8s for 1 notebook?", "faq-k8s-single-job", (("workload", "notebook"),)),
+        ("k8s co dang dung cho 1 notebook ko", "faq-k8s-single-job", (("workload", "notebook"),)),
+        ("should i use kubernetes for inference serving", "inference-serving", (("workload", "inference"),)),
+        ("có nên dùng k8s cho huấn luyện phân tán không", "when-k8s-worth-it", (("workload", "distributed-training"),)),
+        # The wizard does not cite this entry for the workload: no decision to go on to.
+        ("jupyter notebook kernel dies with CUDA out of memory", "gpu-memory-sizing", ()),
+        # Two workloads named: neither is given.
+        ("k8s for a notebook or for inference serving?", "when-k8s-worth-it", ()),
+        ("should we run our own cluster or managed kubernetes", "managed-vs-self-run", ()),  # what it asks is not given
+    ],
+)
+def test_a_question_gives_the_wizard_answers_its_words_settle(index: SearchIndex, hints: tuple, question: str, entry: str, answers: tuple) -> None:  # type: ignore[type-arg]
+    assert given_answers(hints, index.analyzer, question, entry) == answers
+
+
+def test_the_cached_hints_are_the_trees(hints: tuple) -> None:  # type: ignore[type-arg]
+    assert tree_hints() == hints  # read from the tree's cache the second time
+    assert tree_hints() == hints
+
+
+def test_given_answers_are_described_as_the_wizard_words_them(hints: tuple) -> None:  # type: ignore[type-arg]
+    assert described(hints, (("workload", "notebook"),), "en") == "Workload: One interactive notebook (Jupyter)"
+    assert described(hints, (("workload", "notebook"),), "vi") == "Loại công việc: Một notebook tương tác (Jupyter)"
+
+
+@given(question=st.text(max_size=120))
+def test_any_question_gives_only_real_answers(index: SearchIndex, tree: Tree, hints: tuple, question: str) -> None:  # type: ignore[type-arg]
+    for key, value in given_answers(hints, index.analyzer, question, "when-k8s-worth-it"):
+        found = tree.question(key)
+        assert found is not None and found.option(value) is not None

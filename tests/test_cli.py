@@ -398,6 +398,6 @@ def test_an_answer_offers_the_guide_with_what_the_question_said(capsys: pytest.C
     assert data["wizard"] == [{"key": "workload", "value": "notebook"}]
     assert main(["ask", "--lang", "vi", "k8s co dang dung cho 1 notebook ko"]) == 0
     out = capsys.readouterr().out
-    assert "“Loại công việc: Một notebook tương tác (Jupyter)” đã có sẵn: advisor guide -a workload=notebook" in out
+    assert "“Loại công việc: Một notebook tương tác (Jupyter)” đã biết từ câu hỏi: advisor guide -a workload=notebook" in out
     code, data = ask_json(capsys, "pods stuck pending insufficient nvidia.com/gpu")  # states no setting
     assert data["wizard"] == []

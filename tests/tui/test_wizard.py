@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from textual.widgets import Button, Input, OptionList
+from textual.widgets import Button, Input, OptionList, Static
 
 from advisor.cli import main
 from advisor.search.index import SearchIndex
@@ -274,7 +274,7 @@ async def test_an_answer_goes_on_to_the_wizard_with_what_its_question_said(kb_in
         await ask(pilot, "k8s for 1 notebook?")
         card = app.screen.query(AnswerCard).last()
         assert card.answer.id == "faq-k8s-single-job"
-        assert "Workload: One interactive notebook" in str(card.query_one(".answer-wizard", Button).label)
+        assert "“Workload: One interactive notebook (Jupyter)”" in str(card.query_one(".answer-wizard-given", Static).render())
         card.query_one(".answer-wizard", Button).press()
         await settle(pilot)
         wizard = app.screen

@@ -61,7 +61,7 @@ class AnswerCard(Vertical):
         Markdown > *:last-child { margin-bottom: 0; }
         .answer-close-label, .answer-related-label, .answer-sources-label, .answer-aside-title { text-style: bold; margin-top: 1; }
         .answer-sources { color: $text-muted; }
-        .answer-wizard { margin-top: 1; }
+        .answer-wizard-given { margin-top: 1; color: $text-muted; }
         ChoiceList { max-height: 8; }
         /* A provider comparison's columns share the width: sized to their text, the first
            provider's column was squeezed to 8 cells and the table grew twice as tall. */
@@ -111,7 +111,8 @@ class AnswerCard(Vertical):
             yield Static(t("sources", self.lang) + ":", classes="answer-sources-label", markup=False)
             yield Markdown(markdown_sources(answer.sources), open_links=False, classes="answer-sources")
         if self.wizard:
-            yield Button(self._wizard_text(), compact=True, classes="answer-wizard")
+            yield Static(self._wizard_text(), classes="answer-wizard-given", markup=False)
+            yield Button(t("tui_wizard_go_on", self.lang), compact=True, classes="answer-wizard")
         if self.close:
             yield Static(t("also_close", self.lang) + ":", classes="answer-close-label", markup=False)
             yield ChoiceList(*(Option(f"› {clean(title)}", id=rid) for rid, title in self.close), classes="answer-related answer-close")
@@ -166,8 +167,10 @@ class AnswerCard(Vertical):
             label.update(t("related", lang) + ":")
         for label in self.query(".answer-sources-label").results(Static):
             label.update(t("sources", lang) + ":")
+        for given in self.query(".answer-wizard-given").results(Static):
+            given.update(self._wizard_text())
         for button in self.query(".answer-wizard").results(Button):
-            button.label = self._wizard_text()
+            button.label = t("tui_wizard_go_on", lang)
 
     @on(OptionList.OptionSelected, ".answer-related")
     def _follow(self, event: OptionList.OptionSelected) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -28,6 +30,15 @@ async def settle(pilot: Pilot) -> None:
     """Let workers finish and the screen catch up."""
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+
+async def until(pilot: Pilot, condition: Callable[[], bool], seconds: float = 5.0) -> None:
+    """Let frames pass until `condition()` holds, for at most `seconds`: what a callback after the
+    next refresh does lands frames later on a loaded machine. The caller still asserts it."""
+    for _ in range(int(seconds / 0.02)):
+        if condition():
+            return
+        await pilot.pause(0.02)
 
 
 async def choose(pilot: Pilot, value: str) -> None:

@@ -17,7 +17,7 @@ from advisor.tui.widgets.answer_card import AnswerCard
 from advisor.tui.widgets.no_answer_card import NoAnswerCard
 from advisor.tui.widgets.suggestion_list import SuggestionList
 
-from .helpers import ask, settle
+from .helpers import ask, settle, until
 
 
 async def test_opens_on_the_chat_with_the_question_input_focused(kb_index: SearchIndex) -> None:
@@ -241,12 +241,12 @@ async def test_a_long_entry_opens_on_its_first_screenful_and_fills_in_the_rest(k
         assert isinstance(screen, EntryScreen)
         markdown = screen.query_one("#entry-markdown", Markdown)
         assert len(full_text("kueue-gpu-queues").splitlines()) > 2 * entry_screen.FIRST_LINES
-        await settle(pilot)
+        await until(pilot, lambda: markdown.source == full_text("kueue-gpu-queues"))
         assert markdown.source == full_text("kueue-gpu-queues")
         assert screen.query_one("#entry-sources-label", Static).display
         await screen.go("mig")
         await screen._show_rest(1, "## Late\nthe rest of kueue-gpu-queues", "")  # arrives after the move
-        await settle(pilot)
+        await until(pilot, lambda: markdown.source == full_text("mig"))
         assert markdown.source == full_text("mig")
 
 

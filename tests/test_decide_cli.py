@@ -202,6 +202,11 @@ def test_guide_starts_past_the_answers_given(monkeypatch: pytest.MonkeyPatch, ca
     assert summary == json.loads(by_hand[by_hand.index("{") :])
 
 
+def test_a_given_not_sure_is_shown_as_assumed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _guide(monkeypatch, capsys, "q\n", "--lang", "en", "-a", "workload=not-sure")
+    assert code == 0 and "Assumed: Workload: One job or fine-tune on one GPU\n" in out and "Given:" not in out
+
+
 @pytest.mark.parametrize(("answer", "message"), [("workload=bogus", "workload=bogus is not allowed"), ("nope=1", "unknown answer key 'nope'"), ("workload", "KEY=VALUE")])
 def test_guide_refuses_a_bad_given_answer_before_asking(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answer: str, message: str) -> None:
     code, out, err = _guide(monkeypatch, capsys, "1\n", "--lang", "en", "-a", answer)

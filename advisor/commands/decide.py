@@ -191,7 +191,8 @@ def run_guide(args: argparse.Namespace) -> int:
         question = tree.question(answer.key)
         option = question.option(answer.value) if question is not None else None
         if question is not None and option is not None:
-            say(label("guide_given", lang, question=question.title.get(lang), answer=option.label.get(lang)))
+            title, chosen = question.title.get(lang), option.label.get(lang)  # "not-sure" takes the default: assumed
+            say(label("guide_assumed", lang, label=f"{title}: {chosen}") if answer.assumed else label("guide_given", lang, question=title, answer=chosen))
     while not session.done:
         question = session.next_question
         if question is None:  # cannot happen with a loaded tree; never spin

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from functools import cached_property
 from pathlib import Path
 
 from textual.app import App
@@ -135,10 +136,11 @@ class AdvisorApp(App[None]):
             self._tree = open_tree(self.tree_path)
         return self._tree
 
-    @property
+    @cached_property
     def tree_hints(self) -> tuple[HintQuestion, ...]:
         """The phrases by which a question settles the wizard's answers (`advisor.decision.hints`);
-        none when the tree cannot be used (the wizard then says why when it is opened)."""
+        none when the tree cannot be used (the wizard then says why when it is opened). Kept: a
+        tree that cannot be loaded would otherwise be read and checked again for every answer."""
         from advisor.decision.hints import hints_of
 
         try:

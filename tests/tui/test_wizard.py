@@ -306,3 +306,24 @@ async def test_going_on_from_an_answer_replaces_saved_answers_only_when_confirme
         wizard = app.screen
         assert isinstance(wizard, WizardScreen)
         assert [(a.key, a.value) for a in wizard.session.answers] == [("workload", "notebook")]
+
+
+async def test_a_tree_that_cannot_be_used_is_not_read_again_for_every_answer(kb_index: SearchIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import advisor.library
+
+    calls: list[object] = []
+    real_open_tree = advisor.library.open_tree
+
+    def counted(path):  # type: ignore[no-untyped-def]
+        calls.append(path)
+        return real_open_tree(path)
+
+    monkeypatch.setattr(advisor.library, "open_tree", counted)
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("questions: [\n", encoding="utf-8")
+    app = AdvisorApp(index=kb_index, lang="en", tree=broken)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ask(pilot, "k8s for 1 notebook?")
+        await ask(pilot, "should i use kubernetes for inference serving")
+        assert not app.screen.query(".answer-wizard")  # no tree, no offer
+        assert len(calls) == 1

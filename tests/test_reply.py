@@ -258,6 +258,15 @@ def test_a_stretch_of_the_question_quotes_the_longest_line_it_holds(index: Searc
     assert set(missing) == {index.topic_of("container-cannot-see-gpu")}
 
 
+def test_a_line_quoted_whole_is_not_outquoted_by_a_longer_line_quoted_in_part(index: SearchIndex) -> None:
+    """"no CUDA-capable device is detected" is quoted whole; the EKS entry's longer line, a device
+    plugin's "nvidia-container-cli: initialization error: cuda error: no cuda-capable device is
+    detected", only from its "cuda error" on."""
+    pasted = "CUDA error: no CUDA-capable device is detected"
+    assert index.topic_of("container-cannot-see-gpu") in quoted_errors(index, index.analyzer.content(pasted))
+    assert search(index, pasted).hits[0].topic == "container-cannot-see-gpu"
+
+
 def test_a_resource_name_alone_quotes_no_error(index: SearchIndex) -> None:
     assert quoted_errors(index, index.analyzer.content("how do I request nvidia.com/gpu in a pod")) == {}
 

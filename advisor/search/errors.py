@@ -28,17 +28,22 @@ def quoted_errors(index: SearchIndex, words: list[str]) -> dict[int, int]:
     ("could not load NVML library" for "Failed to initialize NVML: could not load NVML library").
     """
     found = _quoted_runs(index, words)
-    return {topic: _length(span) for topic, span in found.items() if not _outquoted(span, found.values())}
+    return {topic: _length(quote[0]) for topic, quote in found.items() if not _outquoted(quote, found.values())}
 
 
 def quoted_spans(index: SearchIndex, words: list[str]) -> list[tuple[int, int]]:
     """The stretches of `words` (start, end exclusive) that quote a listed error line."""
-    return sorted(set(_quoted_runs(index, words).values()))
+    return sorted({span for span, _ in _quoted_runs(index, words).values()})
 
 
-def _quoted_runs(index: SearchIndex, words: list[str]) -> dict[int, tuple[int, int]]:
-    """Topic -> (start, end) in `words` of the longest run that quotes one of its error lines."""
-    found: dict[int, tuple[int, int]] = {}
+# Where in the question a listed line is quoted, and how much of the line's rarity that run holds.
+Quote = tuple[tuple[int, int], float]
+
+
+def _quoted_runs(index: SearchIndex, words: list[str]) -> dict[int, Quote]:
+    """Topic -> (start, end) in `words` of the longest run that quotes one of its error lines, and
+    the share of that line's rarity the run makes up."""
+    found: dict[int, Quote] = {}
     table = index.error_lines
     if not table:
         return {}
@@ -52,13 +57,13 @@ def _quoted_runs(index: SearchIndex, words: list[str]) -> dict[int, tuple[int, i
             if sum(map(present.__contains__, line)) < MIN_ERROR_WORDS:
                 continue  # no run can be long enough: a log line that merely shares a word or two
             run, end = longest_run(words, line)
-            if len(run) < MIN_ERROR_WORDS or len(run) <= _length(found.get(topic)):
+            if len(run) < MIN_ERROR_WORDS or len(run) <= _length(found.get(topic, (None, 0.0))[0]):
                 continue
             rarity = {word: index.idf(word) for word in line}
             share = sum(rarity[word] for word in set(run)) / sum(rarity.values())
             telling = max(rarity[word] for word in run) >= TELLING_SHARE * max(rarity.values())
             if share >= QUOTED_SHARE and telling:
-                found[topic] = (end - len(run), end)
+                found[topic] = ((end - len(run), end), share)
     return found
 
 
@@ -66,11 +71,17 @@ def _length(span: tuple[int, int] | None) -> int:
     return span[1] - span[0] if span else 0
 
 
-def _outquoted(span: tuple[int, int], spans: Iterable[tuple[int, int]]) -> bool:
-    """Whether a longer quote covers the same stretch of the question: "The NVIDIA driver on your
-    system is too old" quotes that line, not the "Found no NVIDIA driver on your system" it holds."""
-    start, end = span
-    return any(other[0] <= start and end <= other[1] and _length(other) > end - start for other in spans)
+def _outquoted(quote: Quote, quotes: Iterable[Quote]) -> bool:
+    """Whether a longer quote, of as much of its own line, covers the same stretch of the question:
+    "The NVIDIA driver on your system is too old" quotes that line, not the "Found no NVIDIA driver
+    on your system" it holds. A line quoted whole is not outquoted by one quoted in part: "CUDA
+    error: no CUDA-capable device is detected" quotes "no CUDA-capable device is detected" as much
+    as the longer line that ends with it."""
+    (start, end), share = quote
+    return any(
+        other[0] <= start and end <= other[1] and _length(other) > end - start and other_share >= share
+        for other, other_share in quotes
+    )
 
 
 def longest_run(words: list[str], line: tuple[str, ...]) -> tuple[tuple[str, ...], int]:

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from advisor.knowledge.entry import Asked
 from advisor.knowledge.load import collection_problems, load_knowledge, load_lexicon
 from advisor.paths import bundled_knowledge_dir
 from tests.conftest import write_entry
@@ -233,3 +234,17 @@ def test_lexicon_choices_are_read_and_validated(tiny_kb: Path) -> None:
     lexicon = load_lexicon(tiny_kb, problems)
     assert lexicon.choices is not None and lexicon.choices["compare"] == ("or", "hoac")
     assert [str(p) for p in problems] == ["kb/lexicon.yaml:3: 'choices.pick' must be a list of strings"]
+
+
+def test_lexicon_whether_words_are_read_and_validated(tiny_kb: Path) -> None:
+    (tiny_kb / "lexicon.yaml").write_text(
+        "whether:\n  worth:\n    asked_by: [should, nên]\n    about: [kubernetes]\n  fit: [should]\n  cost:\n    asked_by: [need]\n",
+        encoding="utf-8",
+    )
+    problems: list = []
+    lexicon = load_lexicon(tiny_kb, problems)
+    assert lexicon.whether is not None and lexicon.whether["worth"] == Asked(("should", "nen"), ("kubernetes",))
+    assert [str(p) for p in problems] == [
+        "kb/lexicon.yaml:5: 'whether.fit' must be a mapping",
+        "kb/lexicon.yaml:6: 'whether.cost.about' must be a list of strings",
+    ]

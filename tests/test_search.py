@@ -45,6 +45,9 @@ def bundled():
         ("mig or mps", "gpu-sharing"),
         ("gpu bi chiem nhung ko ai dung", "idle-gpu-detection"),  # "chiếm" (held), not the memory a model takes
         ("team 10 nguoi dung chung 8 gpu quan ly sao", "gpu-multi-tenancy"),
+        ("nen dung k8s khong", "when-k8s-worth-it"),  # "nên" asks whether, of Kubernetes alone
+        ("do we need kubernetes", "when-k8s-worth-it"),
+        ("co can k8s ko", "when-k8s-worth-it"),
     ],
 )
 def test_known_questions_rank_their_entry_first(bundled, query: str, expected: str) -> None:
@@ -301,3 +304,24 @@ def test_bundled_synonyms_keep_distinct_things_apart(bundled, text: str, words: 
 def test_an_or_word_between_the_only_two_words_of_a_question_compares(bundled, text: str, read: list[str] | None) -> None:
     words = bundled.analyzer.words(text)
     assert bundled.analyzer.read_choices(words) == (read or words)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("nên dùng k8s không", ["nen", "dung", "kubernetes", "khong", "worth"]),
+        ("do we need kubernetes?", ["do", "we", "need", "kubernetes", "worth"]),
+        ("kubernetes", None),  # nothing asks whether
+        ("should we use k8s for inference", None),  # it names more than Kubernetes
+        ("do i need mig", None),
+        ("should we?", None),  # it names nothing at all
+    ],
+)
+def test_a_whether_word_asks_it_of_a_question_naming_only_its_subject(bundled, text: str, read: list[str] | None) -> None:
+    words = bundled.analyzer.words(text)
+    assert bundled.analyzer.read_whether(words) == (read or words)
+
+
+@pytest.mark.parametrize("query", ["kubernetes", "k8s?"])
+def test_kubernetes_alone_still_names_no_topic(bundled, query: str) -> None:
+    assert not search(bundled, query).answered

@@ -36,10 +36,21 @@ class Lexicon:
     Synonyms map a canonical token to the (folded) phrases that mean the same thing, so
     "k8s", "chia thoi gian" and "time-slicing" meet the knowledge on a single token. Choices map
     a canonical token to the stop words that mean it only between the only two words of a
-    question ("l4 hay t4" asks which of the two, as "l4 vs t4" does).
+    question ("l4 hay t4" asks which of the two, as "l4 vs t4" does). `whether` maps a canonical
+    token to the stop words that ask it, and the only words such a question may name besides
+    ("nên dùng k8s không" asks whether Kubernetes is worth it).
     """
 
     stopwords: frozenset[str] = frozenset()
     markers: dict[str, frozenset[str]] | None = None
     synonyms: dict[str, tuple[str, ...]] | None = None
     choices: dict[str, tuple[str, ...]] | None = None
+    whether: dict[str, Asked] | None = None
+
+
+@dataclass(frozen=True)
+class Asked:
+    """Stop words that ask something (`asked_by`) of a question naming only `about`."""
+
+    asked_by: tuple[str, ...]
+    about: tuple[str, ...]

@@ -17,7 +17,7 @@ from advisor.files import LineError, display_path, read_text
 from advisor.knowledge.body import split_front_matter
 from advisor.knowledge.outline import outline
 from advisor.i18n import LANGUAGES
-from advisor.knowledge.entry import Entry, Lexicon
+from advisor.knowledge.entry import Asked, Entry, Lexicon
 from advisor.problems import Problem
 from advisor.textnorm import fold
 
@@ -246,7 +246,7 @@ def section(doc: yamlsafe.YamlDoc, display: str, key: str, problems: list[Proble
 
 
 def load_lexicon(root: Path, problems: list[Problem]) -> Lexicon:
-    """Stop words, language markers, synonyms and choices; `catalogue_questions` belongs to the
+    """Stop words, language markers, synonyms, choices and whether-words; `catalogue_questions` belongs to the
     catalogue."""
     found = read_lexicon(root, problems)
     if found is None:
@@ -263,7 +263,19 @@ def load_lexicon(root: Path, problems: list[Problem]) -> Lexicon:
         fold(str(canonical)): tuple(word_list(value, doc, display, (name, canonical), problems))
         for canonical, value in section(doc, display, name, problems).items()
     } for name in ("synonyms", "choices"))
-    return Lexicon(frozenset(stop), markers, synonyms, choices)
+    whether = {
+        fold(str(canonical)): Asked(*(tuple(word_list(value.get(key), doc, display, ("whether", canonical, key), problems)) for key in ("asked_by", "about")))
+        for canonical, value in section(doc, display, "whether", problems).items()
+        if _is_mapping(value, doc, display, ("whether", canonical), problems)
+    }
+    return Lexicon(frozenset(stop), markers, synonyms, choices, whether)
+
+
+def _is_mapping(value: Any, doc: yamlsafe.YamlDoc, display: str, where: tuple[Any, ...], problems: list[Problem]) -> bool:
+    if isinstance(value, dict):
+        return True
+    problems.append(Problem(display, doc.line(*where), f"'{'.'.join(map(str, where))}' must be a mapping"))
+    return False
 
 
 def load_knowledge(root: Path) -> KnowledgeBase:

@@ -37,11 +37,19 @@ class Analyzer:
     A plain class, not a dataclass: see `advisor.problems.Problem`.
     """
 
-    def __init__(self, stopwords: frozenset[str], synonyms: dict[str, tuple[str, ...]], canonical: dict[str, str], choices: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        stopwords: frozenset[str],
+        synonyms: dict[str, tuple[str, ...]],
+        canonical: dict[str, str],
+        choices: dict[str, str] | None = None,
+        whether: dict[str, tuple[frozenset[str], frozenset[str]]] | None = None,
+    ) -> None:
         self.stopwords = stopwords
         self.synonyms = synonyms
         self._canonical = canonical
         self._choices = choices or {}  # folded stop word -> what it asks between two things named
+        self._whether = whether or {}  # what is asked -> (the stop words asking it, what it is asked of)
 
     @classmethod
     def build(cls, stopwords: frozenset[str] | set[str], synonyms: dict[str, tuple[str, ...]] | dict[str, list[str]]) -> "Analyzer":
@@ -155,6 +163,24 @@ class Analyzer:
         words = self._meaningful(self.words(joined, _SEPARATE_KEEPING_BREAKS))
         breaks = list(compress(count(), map("\x00".__eq__, words)))
         return [words[start + 1 : end] for start, end in zip([-1, *breaks], [*breaks, len(words)])]
+
+    def read_asking(self, words: list[str]) -> list[str]:
+        """A question's `words` with the stop words that ask something read as what they ask
+        (`read_choices`, `read_whether`)."""
+        return self.read_whether(self.read_choices(words))
+
+    def read_whether(self, words: list[str]) -> list[str]:
+        """A question's `words`, plus what one of its stop words asks (the lexicon's `whether`)
+        when everything else it names is what that is asked of: "nên dùng k8s không" and "do we
+        need kubernetes" ask whether Kubernetes is worth it, while "kubernetes" alone names no
+        topic and "should we use k8s for inference" names its own."""
+        for asked, (asked_by, about) in self._whether.items():
+            if asked_by.isdisjoint(words):
+                continue
+            named = {word for word in words if not self.is_noise(word)}
+            if named and named <= about:
+                return [*words, asked]
+        return words
 
     def read_choices(self, words: list[str]) -> list[str]:
         """A question's `words` with an or-word read as what it asks (the lexicon's `choices`)

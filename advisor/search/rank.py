@@ -113,7 +113,7 @@ def _query_tokens(index: SearchIndex, query: str, lang: str | None = None) -> tu
     slicing co cach ly bo nho ko": "tiệm" is a word, "time slicing" the question).
     """
     analyzer = index.analyzer
-    words = analyzer.read_choices(analyzer.words(query))
+    words = analyzer.read_asking(analyzer.words(query))
     typed = [word for word in words if not analyzer.is_noise(word)]
     known = analyzer.variant_words
     repaired: list[str] = []

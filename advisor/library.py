@@ -19,12 +19,12 @@ if TYPE_CHECKING:
     from typing import Any
 
     from advisor.catalogue.model import Catalogue
-    from advisor.decision.hints import HintQuestion
+    from advisor.decision.hints import Hints
     from advisor.decision.tree import Tree
     from advisor.search.cache import Progress
 
 # Bump when the tree records change: cached trees of an older shape are then read again.
-TREE_FORMAT = 3
+TREE_FORMAT = 4
 
 
 def open_index(root: str | os.PathLike[str], *, use_cache: bool = True, refresh: bool = False, progress: Progress | None = None) -> SearchIndex:
@@ -99,7 +99,8 @@ def open_tree(path: str | os.PathLike[str] | None = None) -> Tree:
 
     tree = load_tree(Path(path))
     if key is not None:  # the records in a section: reading the hints alone skips them
-        header = {"key": key, "source": real, "hints": hints_of(tree)}
+        hints = hints_of(tree)
+        header = {"key": key, "source": real, "hints": hints.questions, "offered_from": sorted(hints.offered_from)}
         cache = cached_path("tree", real)
         if save(cache, storage.pack_parts(header, {"tree": marshal.dumps(to_data(tree))})):
             try:  # read back, as a new index is: once checked whole, it is trusted unread
@@ -109,10 +110,11 @@ def open_tree(path: str | os.PathLike[str] | None = None) -> Tree:
     return tree
 
 
-def tree_hints() -> tuple[HintQuestion, ...]:
-    """The bundled tree's `asked_as` hints (`advisor.decision.hints`), from the header of its
-    cache alone: answering a question never decodes the tree's records (a section apart). () when
-    the tree cannot be used."""
+def tree_hints() -> Hints:
+    """The bundled tree's hints (`advisor.decision.hints`), from the header of its cache alone:
+    answering a question never decodes the tree's records (a section apart). Empty when the tree
+    cannot be used."""
+    from advisor.decision.hints import Hints
     from advisor.search import storage
     from advisor.search.cache import UNREADABLE, cached_path
 
@@ -120,7 +122,7 @@ def tree_hints() -> tuple[HintQuestion, ...]:
     try:
         header, _ = storage.open_file(cached_path("tree", real))  # checked once, as the index is
         if key is not None and header.get("key") == key:
-            return tuple(header["hints"])
+            return Hints(tuple(header["hints"]), frozenset(header["offered_from"]))
     except UNREADABLE:
         pass
     from advisor.decision.hints import hints_of
@@ -129,7 +131,7 @@ def tree_hints() -> tuple[HintQuestion, ...]:
     try:
         return hints_of(open_tree())
     except DataError:
-        return ()
+        return Hints()
 
 
 def _bundled_tree() -> str:

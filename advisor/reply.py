@@ -17,11 +17,10 @@ from advisor.search.confidence import ANSWER_CONFIDENCE
 
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
-    from collections.abc import Sequence
     from typing import Any
 
     from advisor.catalogue.replies import ProviderAnswer
-    from advisor.decision.hints import HintQuestion
+    from advisor.decision.hints import Hints
     from advisor.search.rank import Outcome
 
 KNOWLEDGE, CATALOGUE, NONE = "knowledge", "catalogue", "none"
@@ -130,23 +129,26 @@ def answer(index: SearchIndex, question: str, lang: str | None = None, *, defaul
     return Reply(question, answer_lang, NONE, outcome, None, suggestions, None)
 
 
-def wizard_answers(index: SearchIndex, reply: Reply, hints: Sequence[HintQuestion] | None = None) -> tuple[tuple[str, str], ...]:
+def guide_command(given: tuple[tuple[str, str], ...]) -> str:
+    """The command that starts the guide past the `given` answers."""
+    return " ".join(["advisor guide", *(f"-a {key}={value}" for key, value in given)])
+
+
+def wizard_answers(index: SearchIndex, reply: Reply, hints: Hints | None = None) -> tuple[tuple[str, str], ...] | None:
     """(key, value) of the guided wizard's questions that an answered question already settles
-    ("k8s for 1 notebook?": workload=notebook), to go on to a recommendation from it; () unless an
-    entry the wizard cites for them answered it (`advisor.decision.hints`). `hints` are those of
-    the tree in use, by default the bundled one's."""
+    ("k8s for 1 notebook?": workload=notebook), to go on to a recommendation from it; () when the
+    answer offers the guide from its start ("nên dùng k8s không"); None when it offers no guide
+    (`advisor.decision.hints`). `hints` are those of the tree in use, by default the bundled one's."""
     if reply.kind != KNOWLEDGE or reply.article is None or reply.log_line is not None:
-        return ()
+        return None
     if hints is None:
         from advisor.library import tree_hints
 
         hints = tree_hints()
     entry_id = reply.article.id
-    if all(entry_id not in kb for _, _, kb, _ in hints):  # most answers: no phrase need be read
-        return ()
-    from advisor.decision.hints import given_answers
-
-    return given_answers(hints, index.analyzer, reply.question, entry_id)
+    if not hints.may_offer(entry_id):  # most answers: no phrase need be read
+        return None
+    return hints.offer(index.analyzer, reply.question, entry_id)
 
 
 def _close_entries(index: SearchIndex, outcome: Outcome) -> tuple[tuple[str, str], ...]:
@@ -309,8 +311,10 @@ def reply_record(index: SearchIndex, reply: Reply, top: int, *, explain: bool = 
         "results": [hit_record(index, hit.entry, hit.score) for hit in outcome.hits[:top]],
         "suggestions": [{"id": entry_id, "title": title} for entry_id, title in reply.suggestions],
         "close": [{"id": entry_id, "title": title} for entry_id, title in reply.close],
-        "wizard": [{"key": key, "value": value} for key, value in wizard_answers(index, reply)],
     }
+    given = wizard_answers(index, reply)
+    record["wizard"] = [{"key": key, "value": value} for key, value in given or ()]
+    record["guide"] = None if given is None else guide_command(given)
     if reply.catalogue is not None:
         record["catalogue"] = reply.catalogue.record(explain=explain)
     if outcome.truncated:

@@ -399,5 +399,15 @@ def test_an_answer_offers_the_guide_with_what_the_question_said(capsys: pytest.C
     assert main(["ask", "--lang", "vi", "k8s co dang dung cho 1 notebook ko"]) == 0
     out = capsys.readouterr().out
     assert "“Loại công việc: Một notebook tương tác (Jupyter)” đã biết từ câu hỏi: advisor guide -a workload=notebook" in out
+    assert data["guide"] == "advisor guide -a workload=notebook"
     code, data = ask_json(capsys, "pods stuck pending insufficient nvidia.com/gpu")  # states no setting
-    assert data["wizard"] == []
+    assert data["wizard"] == [] and data["guide"] is None
+
+
+def test_an_answer_to_the_question_the_guide_answers_offers_it_from_its_start(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = ask_json(capsys, "do we need kubernetes")
+    assert code == 0 and data["reply"]["id"] == "when-k8s-worth-it"
+    assert data["wizard"] == [] and data["guide"] == "advisor guide"
+    assert main(["ask", "nen dung k8s khong"]) == 0
+    out = capsys.readouterr().out
+    assert "Để nhận đề xuất cấu hình hợp với trường hợp của bạn, hãy trả lời vài câu hỏi: advisor guide\n" in out

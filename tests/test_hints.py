@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from advisor.decision.hints import described, given_answers, hints_of
+from advisor.decision.hints import Hints, described, given_answers, hints_of
 from advisor.decision.tree import Tree
 from advisor.decision.validate import bundled_tree_path, load_tree
 from advisor.library import open_index, tree_hints
@@ -25,7 +25,7 @@ def tree() -> Tree:
 
 
 @pytest.fixture(scope="module")
-def hints(tree: Tree) -> tuple:  # type: ignore[type-arg]
+def hints(tree: Tree) -> Hints:
     return hints_of(tree)
 
 
@@ -37,28 +37,40 @@ def hints(tree: Tree) -> tuple:  # type: ignore[type-arg]
         ("should i use kubernetes for inference serving", "inference-serving", (("workload", "inference"),)),
         ("có nên dùng k8s cho huấn luyện phân tán không", "when-k8s-worth-it", (("workload", "distributed-training"),)),
         # The wizard does not cite this entry for the workload: no decision to go on to.
-        ("jupyter notebook kernel dies with CUDA out of memory", "gpu-memory-sizing", ()),
-        # Two workloads named: neither is given.
+        ("jupyter notebook kernel dies with CUDA out of memory", "gpu-memory-sizing", None),
+        # Two workloads named: neither is given, and this entry offers the guide only with one.
+        ("kubernetes for inference serving or for a notebook?", "inference-serving", None),
+        # The guide answers these entries' question whole: it is offered from its start.
         ("k8s for a notebook or for inference serving?", "when-k8s-worth-it", ()),
+        ("nen dung k8s khong", "when-k8s-worth-it", ()),
         ("should we run our own cluster or managed kubernetes", "managed-vs-self-run", ()),  # what it asks is not given
     ],
 )
-def test_a_question_gives_the_wizard_answers_its_words_settle(index: SearchIndex, hints: tuple, question: str, entry: str, answers: tuple) -> None:  # type: ignore[type-arg]
-    assert given_answers(hints, index.analyzer, question, entry) == answers
+def test_an_answer_offers_the_guide_with_the_answers_its_question_settles(
+    index: SearchIndex, hints: Hints, question: str, entry: str, answers: tuple[tuple[str, str], ...] | None
+) -> None:
+    assert hints.offer(index.analyzer, question, entry) == answers
+    assert hints.may_offer(entry) or answers is None
 
 
-def test_the_cached_hints_are_the_trees(hints: tuple) -> None:  # type: ignore[type-arg]
+@pytest.mark.parametrize(("entry", "may"), [("when-k8s-worth-it", True), ("inference-serving", True), ("mig", False), ("gpu-memory-sizing", False)])
+def test_only_the_entries_the_guide_cites_or_offers_from_may_offer_it(hints: Hints, entry: str, may: bool) -> None:
+    assert hints.may_offer(entry) == may
+
+
+def test_the_cached_hints_are_the_trees(hints: Hints) -> None:
+    assert hints.offered_from == {"when-k8s-worth-it", "faq-k8s-single-job", "managed-vs-self-run"}
     assert tree_hints() == hints  # read from the tree's cache the second time
     assert tree_hints() == hints
 
 
-def test_given_answers_are_described_as_the_wizard_words_them(hints: tuple) -> None:  # type: ignore[type-arg]
-    assert described(hints, (("workload", "notebook"),), "en") == "Workload: One interactive notebook (Jupyter)"
-    assert described(hints, (("workload", "notebook"),), "vi") == "Loại công việc: Một notebook tương tác (Jupyter)"
+def test_given_answers_are_described_as_the_wizard_words_them(hints: Hints) -> None:
+    assert described(hints.questions, (("workload", "notebook"),), "en") == "Workload: One interactive notebook (Jupyter)"
+    assert described(hints.questions, (("workload", "notebook"),), "vi") == "Loại công việc: Một notebook tương tác (Jupyter)"
 
 
 @given(question=st.text(max_size=120))
-def test_any_question_gives_only_real_answers(index: SearchIndex, tree: Tree, hints: tuple, question: str) -> None:  # type: ignore[type-arg]
-    for key, value in given_answers(hints, index.analyzer, question, "when-k8s-worth-it"):
+def test_any_question_gives_only_real_answers(index: SearchIndex, tree: Tree, hints: Hints, question: str) -> None:
+    for key, value in given_answers(hints.questions, index.analyzer, question, "when-k8s-worth-it"):
         found = tree.question(key)
         assert found is not None and found.option(value) is not None

@@ -257,7 +257,7 @@ def test_no_catalogue_means_no_provider_answers(tiny_kb: Path) -> None:
 def test_ask_json_keeps_knowledge_results_and_adds_the_catalogue_answer(fixture_kb: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["ask", "--kb", str(fixture_kb), "--json", "does alpha cloud support mig"]) == 0
     record = json.loads(capsys.readouterr().out)
-    assert set(record) == {"query", "lang", "answered", "confidence", "reply", "results", "suggestions", "close", "wizard", "catalogue"}
+    assert set(record) == {"query", "lang", "answered", "confidence", "reply", "results", "suggestions", "close", "wizard", "guide", "catalogue"}
     assert (record["answered"], record["lang"]) == (True, "en")
     assert record["reply"] == {"kind": "catalogue", "id": "provider:alpha"}
     assert record["results"] == []  # results only ever rank knowledge entries; the fixture has none

@@ -51,6 +51,7 @@ def _errors(path: Path, known: set[str]) -> list[str]:
         ("duplicate_id.yaml", "trees/duplicate_id.yaml:53: duplicate node id 'idle' (first defined on line 48)"),
         ("missing_translation.yaml", "trees/missing_translation.yaml:33: question 'idle' text has no 'vi' translation"),
         ("unknown_kb.yaml", "trees/unknown_kb.yaml:70: unknown knowledge id 'no-such-entry'"),
+        ("unknown_offered_from.yaml", "trees/unknown_offered_from.yaml:6: unknown knowledge id 'no-such-offer'"),
         (
             "never_fires.yaml",
             "trees/never_fires.yaml:72: rule 'scale-down' can never fire: no path through the flow gives idle=yes and workload=notebook",

@@ -171,18 +171,19 @@ def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> N
 def _wizard_offer(index: SearchIndex, reply: Reply, style: Styler) -> list[str]:
     """The guide, with what the question already answers given ("k8s for 1 notebook?")."""
     from advisor.library import tree_hints
-    from advisor.reply import wizard_answers
+    from advisor.reply import guide_command, wizard_answers
 
     hints = tree_hints()
     given = wizard_answers(index, reply, hints)
-    if not given:
+    if given is None:
         return []
     from advisor.decision.hints import described
     from advisor.i18n import t
 
-    lang = reply.lang
-    command = "advisor guide " + " ".join(f"-a {key}={value}" for key, value in given)
-    return [style.note(t("wizard_offer", lang, answers=described(hints, given, lang), command=command))]
+    lang, command = reply.lang, guide_command(given)
+    if not given:
+        return [style.note(t("wizard_offer_start", lang, command=command))]
+    return [style.note(t("wizard_offer", lang, answers=described(hints.questions, given, lang), command=command))]
 
 
 def _laid_out(text: str, style: Styler) -> str:

@@ -7,7 +7,9 @@ the user goes on from the question rather than starting over.
 
 Only where the answer is one the wizard itself cites for that question (its `kb` list): a
 troubleshooting answer that mentions inference is no decision to continue. A question whose
-phrases name two options of one question ("nên dùng EKS hay tự dựng") gives neither.
+phrases name two options of one question ("nên dùng EKS hay tự dựng") gives neither. An answer
+from an entry whose question the whole guide answers (the tree's `offered_from`: "nên dùng k8s
+không") offers the guide even when the question gives none of its answers.
 
 `advisor ask` reads the hints as plain data from the tree's cache (`advisor.library.tree_hints`),
 so answering never builds the tree's records.
@@ -15,6 +17,7 @@ so answering never builds the tree's records.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Mapping, Sequence
 
 from advisor.search.analysis import Analyzer
@@ -29,12 +32,38 @@ HintOption = tuple[str, dict[str, str], tuple[str, ...]]
 HintQuestion = tuple[str, dict[str, str], tuple[str, ...], tuple[HintOption, ...]]
 
 
-def hints_of(tree: Tree) -> tuple[HintQuestion, ...]:
-    """The tree's questions that have `asked_as` phrases, as plain data."""
-    return tuple(
-        (question.key, dict(question.title.by_lang), question.kb, tuple((option.value, dict(option.label.by_lang), option.asked_as) for option in question.options if option.asked_as))
-        for question in tree.questions
-        if any(option.asked_as for option in question.options)
+# A `collections.namedtuple`, not a dataclass: `advisor ask` reads the hints (`advisor.problems`
+# says why dataclasses cost it too much).
+class Hints(namedtuple("Hints", ("questions", "offered_from"), defaults=((), frozenset()))):
+    """What an answer needs to offer the guide: `questions` (`HintQuestion`s, those with
+    phrases), and `offered_from`, the entries whose answers offer it whatever the question gives
+    (the tree's `offered_from`, a frozenset)."""
+
+    __slots__ = ()
+    questions: tuple[HintQuestion, ...]
+    offered_from: frozenset[str]
+
+    def may_offer(self, entry_id: str) -> bool:
+        """Whether an answer from `entry_id` can offer the guide at all: most cannot, and then no
+        phrase need be read."""
+        return entry_id in self.offered_from or any(entry_id in kb for _, _, kb, _ in self.questions)
+
+    def offer(self, analyzer: Analyzer, question: str, entry_id: str) -> tuple[tuple[str, str], ...] | None:
+        """The answers `question` gives the guide when its answer, from `entry_id`, offers it
+        (`given_answers`; () when it offers the guide from its start), else None."""
+        given = given_answers(self.questions, analyzer, question, entry_id)
+        return given if given or entry_id in self.offered_from else None
+
+
+def hints_of(tree: Tree) -> Hints:
+    """The tree's questions that have `asked_as` phrases, as plain data, and its `offered_from`."""
+    return Hints(
+        tuple(
+            (question.key, dict(question.title.by_lang), question.kb, tuple((option.value, dict(option.label.by_lang), option.asked_as) for option in question.options if option.asked_as))
+            for question in tree.questions
+            if any(option.asked_as for option in question.options)
+        ),
+        frozenset(tree.offered_from),
     )
 
 

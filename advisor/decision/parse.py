@@ -32,7 +32,7 @@ from advisor.problems import DataError, Problem
 KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 VALUE_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
-SECTIONS = frozenset({"schema", "id", "title", "start", "questions", "flow", "rules", "checklist", "deployments", "sharing_modes", "topics", "cards"})
+SECTIONS = frozenset({"schema", "id", "title", "start", "questions", "flow", "rules", "checklist", "deployments", "sharing_modes", "topics", "cards", "offered_from"})
 
 
 class TreeReader:
@@ -347,6 +347,7 @@ def parse_tree(path: Path) -> tuple[Tree, TreeReader]:
         sharing_modes=_read_choices(reader, "sharing_modes"),
         topics=_read_choices(reader, "topics"),
         cards=_read_choices(reader, "cards") if "cards" in data else (),  # optional: a tree may not pick cards
+        offered_from=reader.strings(data.get("offered_from"), ("offered_from",), "offered_from"),
         path=display,
         lines={"rules": reader.line("rules"), "start": reader.line("start")},
     )

@@ -183,6 +183,9 @@ class _TreeRecord(NamedTuple):
     sharing_modes: tuple[Choice, ...]
     topics: tuple[Choice, ...]
     cards: tuple[Choice, ...] = ()
+    # The entries whose question the whole guide answers ("should we use Kubernetes?"): an answer
+    # from one of them offers the guide even when the question gives none of its answers.
+    offered_from: tuple[str, ...] = ()
     path: str = ""
     lines: Mapping[str, int] = MappingProxyType({})
 

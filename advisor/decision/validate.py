@@ -14,6 +14,10 @@ from advisor.decision.parse import parse_tree, TreeReader
 from advisor.decision.tree import MAX_FLOW_STATES, Condition, Node, Rule, Tree
 from advisor.problems import DataError, Problem
 
+TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 def _check_asked_as(tree: Tree, reader: TreeReader) -> None:
     """A phrase that gives two options of one question can never give either (`advisor.decision.hints`)."""
@@ -340,19 +344,15 @@ def _describe_conditions(rule: Rule) -> str:
 
 def _check_kb(reader: TreeReader, known_ids: set[str]) -> None:
     """Cited knowledge ids must exist, or `advisor show ID` in an export would lead nowhere."""
+    data = reader.doc.data
+    cited: list[tuple[tuple[Any, ...], Any]] = [(("offered_from",), data.get("offered_from"))]
     for section in ("questions", "rules", "checklist"):
-        raw = reader.doc.data.get(section)
-        if not isinstance(raw, list):
-            continue
-        for index, entry in enumerate(raw):
-            cited = entry.get("kb") if isinstance(entry, dict) else None
-            if isinstance(cited, str):
-                cited = [cited]
-            if not isinstance(cited, list):
-                continue
-            for number, kb_id in enumerate(cited):
-                if isinstance(kb_id, str) and kb_id.strip() and kb_id.strip() not in known_ids:
-                    reader.report(reader.line(section, index, "kb", number), f"unknown knowledge id '{kb_id.strip()}'")
+        raw = data.get(section)
+        cited += [((section, index, "kb"), entry.get("kb")) for index, entry in enumerate(raw if isinstance(raw, list) else ()) if isinstance(entry, dict)]
+    for where, ids in cited:
+        for number, kb_id in enumerate([ids] if isinstance(ids, str) else ids if isinstance(ids, list) else ()):
+            if isinstance(kb_id, str) and kb_id.strip() and kb_id.strip() not in known_ids:
+                reader.report(reader.line(*where, number), f"unknown knowledge id '{kb_id.strip()}'")
 
 
 def _analyse(path: Path, known_ids: set[str] | None) -> tuple[Tree, TreeReader]:

@@ -39,7 +39,7 @@ from advisor.tui.widgets.ask_bar import AskBar
 
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
-    from advisor.decision.hints import HintQuestion
+    from advisor.decision.hints import Hints
 
 
 class AdvisorApp(App[None]):
@@ -137,16 +137,16 @@ class AdvisorApp(App[None]):
         return self._tree
 
     @cached_property
-    def tree_hints(self) -> tuple[HintQuestion, ...]:
+    def tree_hints(self) -> Hints:
         """The phrases by which a question settles the wizard's answers (`advisor.decision.hints`);
         none when the tree cannot be used (the wizard then says why when it is opened). Kept: a
         tree that cannot be loaded would otherwise be read and checked again for every answer."""
-        from advisor.decision.hints import hints_of
+        from advisor.decision.hints import Hints, hints_of
 
         try:
             return hints_of(self.decision_tree)
         except DataError:
-            return ()
+            return Hints()
 
     @property
     def store(self) -> SessionStore:
@@ -383,7 +383,11 @@ class AdvisorApp(App[None]):
 
     def open_wizard_with(self, answers: tuple[tuple[str, str], ...]) -> None:
         """The wizard from the start, with the `answers` an asked question settles given; a saved
-        session with answers is replaced only once the user confirms it."""
+        session with answers is replaced only once the user confirms it. With none given, the
+        wizard opens as Ctrl+G opens it, where it was left."""
+        if not answers:
+            self.action_guide()
+            return
         from advisor.decision.session import checked_answers
 
         lang = self.lang

@@ -285,6 +285,28 @@ async def test_an_answer_goes_on_to_the_wizard_with_what_its_question_said(kb_in
         assert "notebook" in json.dumps(saved)
 
 
+async def test_an_answer_to_the_question_the_guide_answers_opens_it_where_it_was_left(kb_index: SearchIndex, config_dir: Path) -> None:
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(100, 40)) as pilot:
+        await ask(pilot, "do we need kubernetes")
+        card = app.screen.query(AnswerCard).last()
+        assert card.answer.id == "when-k8s-worth-it"
+        assert "asks a few questions" in str(card.query_one(".answer-wizard-given", Static).render())
+        card.query_one(".answer-wizard", Button).press()
+        await settle(pilot)
+        wizard = app.screen
+        assert isinstance(wizard, WizardScreen) and wizard.session.answers == ()
+        assert wizard.question is not None and wizard.question.key == "workload"
+        await choose(pilot, "batch")
+        await pilot.press("ctrl+t")
+        await ask(pilot, "do we need kubernetes")
+        app.screen.query(AnswerCard).last().query_one(".answer-wizard", Button).press()
+        await settle(pilot)
+        wizard = app.screen  # nothing to replace the saved answer with: no confirmation asked
+        assert isinstance(wizard, WizardScreen)
+        assert [(a.key, a.value) for a in wizard.session.answers] == [("workload", "batch")]
+
+
 async def test_going_on_from_an_answer_replaces_saved_answers_only_when_confirmed(kb_index: SearchIndex, config_dir: Path) -> None:
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(100, 40)) as pilot:

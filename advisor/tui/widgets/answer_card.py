@@ -9,6 +9,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
+from advisor.decision.hints import Hints
 from advisor.i18n import t
 from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.reply import Article, short_answer
@@ -19,7 +20,6 @@ from advisor.tui.widgets.choice_list import ChoiceList
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
     from advisor.catalogue.replies import ProviderAnswer
-    from advisor.decision.hints import HintQuestion
     from advisor.search.logs import LogMatch
 
 
@@ -38,7 +38,8 @@ class AnswerCard(Vertical):
             ("install the GPU Operator on EKS": the entry answers, EKS's facts come beside it).
         log_line: For a pasted log, the line the answer rests on, shown above it.
         wizard: (key, value) of the wizard's questions the question already settles: a button
-            goes on to the wizard with them given (`WizardRequested`).
+            goes on to the wizard with them given (`WizardRequested`); () offers the wizard from
+            its start, None offers nothing.
         hints: The tree's hints (`advisor.decision.hints`), which name those questions and answers.
     """
 
@@ -78,8 +79,8 @@ class AnswerCard(Vertical):
         close: tuple[tuple[str, str], ...] = (),
         aside: ProviderAnswer | None = None,
         log_line: LogMatch | None = None,
-        wizard: tuple[tuple[str, str], ...] = (),
-        hints: tuple[HintQuestion, ...] = (),
+        wizard: tuple[tuple[str, str], ...] | None = None,
+        hints: Hints | None = None,
     ) -> None:
         super().__init__(classes="answer" if answer.source else "answer -catalogue")
         self.answer = answer
@@ -88,7 +89,7 @@ class AnswerCard(Vertical):
         self.aside = aside
         self.log_line = log_line
         self.wizard = wizard
-        self.hints = hints
+        self.hints = hints or Hints()
 
     def compose(self) -> ComposeResult:
         answer = self.answer
@@ -110,7 +111,7 @@ class AnswerCard(Vertical):
         if answer.sources:
             yield Static(t("sources", self.lang) + ":", classes="answer-sources-label", markup=False)
             yield Markdown(markdown_sources(answer.sources), open_links=False, classes="answer-sources")
-        if self.wizard:
+        if self.wizard is not None:
             yield Static(self._wizard_text(), classes="answer-wizard-given", markup=False)
             yield Button(t("tui_wizard_go_on", self.lang), compact=True, classes="answer-wizard")
         if self.close:
@@ -145,7 +146,9 @@ class AnswerCard(Vertical):
     def _wizard_text(self) -> str:
         from advisor.decision.hints import described
 
-        return t("tui_wizard_offer", self.lang, answers=described(self.hints, self.wizard, self.lang))
+        if not self.wizard:
+            return t("tui_wizard_offer_start", self.lang)
+        return t("tui_wizard_offer", self.lang, answers=described(self.hints.questions, self.wizard, self.lang))
 
     def _log_line_text(self) -> str:
         assert self.log_line is not None
@@ -186,7 +189,7 @@ class AnswerCard(Vertical):
     @on(Button.Pressed, ".answer-wizard")
     def _go_on_in_wizard(self, event: Button.Pressed) -> None:
         event.stop()
-        self.post_message(WizardRequested(self.wizard))
+        self.post_message(WizardRequested(self.wizard or ()))
 
     @on(Markdown.LinkClicked)
     def _link(self, event: Markdown.LinkClicked) -> None:

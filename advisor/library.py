@@ -99,8 +99,8 @@ def open_tree(path: str | os.PathLike[str] | None = None) -> Tree:
 
     tree = load_tree(Path(path))
     if key is not None:  # the records in a section: reading the hints alone skips them
-        hints = hints_of(tree)
-        header = {"key": key, "source": real, "hints": hints.questions, "offered_from": sorted(hints.offered_from)}
+        questions, offered_from = hints_of(tree)
+        header = {"key": key, "source": real, "hints": questions, "offered_from": sorted(offered_from)}
         cache = cached_path("tree", real)
         if save(cache, storage.pack_parts(header, {"tree": marshal.dumps(to_data(tree))})):
             try:  # read back, as a new index is: once checked whole, it is trusted unread
@@ -114,7 +114,6 @@ def tree_hints() -> Hints:
     """The bundled tree's hints (`advisor.decision.hints`), from the header of its cache alone:
     answering a question never decodes the tree's records (a section apart). Empty when the tree
     cannot be used."""
-    from advisor.decision.hints import Hints
     from advisor.search import storage
     from advisor.search.cache import UNREADABLE, cached_path
 
@@ -122,16 +121,16 @@ def tree_hints() -> Hints:
     try:
         header, _ = storage.open_file(cached_path("tree", real))  # checked once, as the index is
         if key is not None and header.get("key") == key:
-            return Hints(tuple(header["hints"]), frozenset(header["offered_from"]))
+            return tuple(header["hints"]), frozenset(header["offered_from"])
     except UNREADABLE:
         pass
-    from advisor.decision.hints import hints_of
+    from advisor.decision.hints import NO_HINTS, hints_of
     from advisor.problems import DataError
 
     try:
         return hints_of(open_tree())
     except DataError:
-        return Hints()
+        return NO_HINTS
 
 
 def _bundled_tree() -> str:

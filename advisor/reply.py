@@ -146,9 +146,12 @@ def wizard_answers(index: SearchIndex, reply: Reply, hints: Hints | None = None)
 
         hints = tree_hints()
     entry_id = reply.article.id
-    if not hints.may_offer(entry_id):  # most answers: no phrase need be read
-        return None
-    return hints.offer(index.analyzer, reply.question, entry_id)
+    questions, offered_from = hints
+    if entry_id not in offered_from and all(entry_id not in kb for _, _, kb, _ in questions):
+        return None  # most answers: no phrase need be read, nor the module that reads them
+    from advisor.decision.hints import offer
+
+    return offer(hints, index.analyzer, reply.question, entry_id)
 
 
 def _close_entries(index: SearchIndex, outcome: Outcome) -> tuple[tuple[str, str], ...]:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from advisor.decision.hints import Hints, described, given_answers, hints_of
+from advisor.decision.hints import Hints, described, given_answers, hints_of, offer
 from advisor.decision.tree import Tree
 from advisor.decision.validate import bundled_tree_path, load_tree
 from advisor.library import open_index, tree_hints
@@ -49,28 +49,22 @@ def hints(tree: Tree) -> Hints:
 def test_an_answer_offers_the_guide_with_the_answers_its_question_settles(
     index: SearchIndex, hints: Hints, question: str, entry: str, answers: tuple[tuple[str, str], ...] | None
 ) -> None:
-    assert hints.offer(index.analyzer, question, entry) == answers
-    assert hints.may_offer(entry) or answers is None
-
-
-@pytest.mark.parametrize(("entry", "may"), [("when-k8s-worth-it", True), ("inference-serving", True), ("mig", False), ("gpu-memory-sizing", False)])
-def test_only_the_entries_the_guide_cites_or_offers_from_may_offer_it(hints: Hints, entry: str, may: bool) -> None:
-    assert hints.may_offer(entry) == may
+    assert offer(hints, index.analyzer, question, entry) == answers
 
 
 def test_the_cached_hints_are_the_trees(hints: Hints) -> None:
-    assert hints.offered_from == {"when-k8s-worth-it", "faq-k8s-single-job", "managed-vs-self-run"}
+    assert hints[1] == {"when-k8s-worth-it", "faq-k8s-single-job", "managed-vs-self-run"}
     assert tree_hints() == hints  # read from the tree's cache the second time
     assert tree_hints() == hints
 
 
 def test_given_answers_are_described_as_the_wizard_words_them(hints: Hints) -> None:
-    assert described(hints.questions, (("workload", "notebook"),), "en") == "Workload: One interactive notebook (Jupyter)"
-    assert described(hints.questions, (("workload", "notebook"),), "vi") == "Loại công việc: Một notebook tương tác (Jupyter)"
+    assert described(hints[0], (("workload", "notebook"),), "en") == "Workload: One interactive notebook (Jupyter)"
+    assert described(hints[0], (("workload", "notebook"),), "vi") == "Loại công việc: Một notebook tương tác (Jupyter)"
 
 
 @given(question=st.text(max_size=120))
 def test_any_question_gives_only_real_answers(index: SearchIndex, tree: Tree, hints: Hints, question: str) -> None:
-    for key, value in given_answers(hints.questions, index.analyzer, question, "when-k8s-worth-it"):
+    for key, value in given_answers(hints[0], index.analyzer, question, "when-k8s-worth-it"):
         found = tree.question(key)
         assert found is not None and found.option(value) is not None

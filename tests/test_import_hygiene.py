@@ -123,6 +123,14 @@ def test_warm_ask_imports_only_what_it_needs(warm: Path, argv: tuple[str, ...]) 
     assert _forbidden(_loaded(warm, *argv), (*ASK_FORBIDDEN, "advisor.catalogue")) == []
 
 
+def test_an_answer_that_offers_no_guide_reads_no_hints(warm: Path) -> None:
+    """Most answers cannot offer the guide, which the tree cache's header tells without the module
+    that reads a question's phrases (`advisor.reply.wizard_answers`)."""
+    _loaded(warm, "ask", "mig")
+    assert "advisor.decision.hints" not in _loaded(warm, "ask", "--json", "how do I split an A100 into MIG instances?")
+    assert "advisor.decision.hints" in _loaded(warm, "ask", "--json", "k8s for 1 notebook?")
+
+
 def test_warm_ask_json_writes_json_without_the_json_module(warm: Path) -> None:
     """Its C encoder is enough for compact output; the module costs a millisecond (`advisor.textnorm.json_dumps`)."""
     _loaded(warm, "ask", "mig")

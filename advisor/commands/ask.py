@@ -183,7 +183,7 @@ def _wizard_offer(index: SearchIndex, reply: Reply, style: Styler) -> list[str]:
     lang, command = reply.lang, guide_command(given)
     if not given:
         return [style.note(t("wizard_offer_start", lang, command=command))]
-    return [style.note(t("wizard_offer", lang, answers=described(hints.questions, given, lang), command=command))]
+    return [style.note(t("wizard_offer", lang, answers=described(hints[0], given, lang), command=command))]
 
 
 def _laid_out(text: str, style: Styler) -> str:

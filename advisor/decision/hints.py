@@ -17,7 +17,6 @@ so answering never builds the tree's records.
 
 from __future__ import annotations
 
-from collections import namedtuple
 from collections.abc import Mapping, Sequence
 
 from advisor.search.analysis import Analyzer
@@ -30,34 +29,16 @@ if TYPE_CHECKING:
 # tree's order, (key, title by language, kb ids, ((value, label by language, phrases), ...)).
 HintOption = tuple[str, dict[str, str], tuple[str, ...]]
 HintQuestion = tuple[str, dict[str, str], tuple[str, ...], tuple[HintOption, ...]]
-
-
-# A `collections.namedtuple`, not a dataclass: `advisor ask` reads the hints (`advisor.problems`
-# says why dataclasses cost it too much).
-class Hints(namedtuple("Hints", ("questions", "offered_from"), defaults=((), frozenset()))):
-    """What an answer needs to offer the guide: `questions` (`HintQuestion`s, those with
-    phrases), and `offered_from`, the entries whose answers offer it whatever the question gives
-    (the tree's `offered_from`, a frozenset)."""
-
-    __slots__ = ()
-    questions: tuple[HintQuestion, ...]
-    offered_from: frozenset[str]
-
-    def may_offer(self, entry_id: str) -> bool:
-        """Whether an answer from `entry_id` can offer the guide at all: most cannot, and then no
-        phrase need be read."""
-        return entry_id in self.offered_from or any(entry_id in kb for _, _, kb, _ in self.questions)
-
-    def offer(self, analyzer: Analyzer, question: str, entry_id: str) -> tuple[tuple[str, str], ...] | None:
-        """The answers `question` gives the guide when its answer, from `entry_id`, offers it
-        (`given_answers`; () when it offers the guide from its start), else None."""
-        given = given_answers(self.questions, analyzer, question, entry_id)
-        return given if given or entry_id in self.offered_from else None
+# The questions with phrases, and the entries whose answers offer the guide whatever the question
+# gives (the tree's `offered_from`). Plain tuples: `advisor ask` reads them from the cache's header
+# and, for most answers, sees that no offer can come of them without importing this module.
+Hints = tuple[tuple[HintQuestion, ...], frozenset[str]]
+NO_HINTS: Hints = ((), frozenset())
 
 
 def hints_of(tree: Tree) -> Hints:
     """The tree's questions that have `asked_as` phrases, as plain data, and its `offered_from`."""
-    return Hints(
+    return (
         tuple(
             (question.key, dict(question.title.by_lang), question.kb, tuple((option.value, dict(option.label.by_lang), option.asked_as) for option in question.options if option.asked_as))
             for question in tree.questions
@@ -65,6 +46,14 @@ def hints_of(tree: Tree) -> Hints:
         ),
         frozenset(tree.offered_from),
     )
+
+
+def offer(hints: Hints, analyzer: Analyzer, question: str, entry_id: str) -> tuple[tuple[str, str], ...] | None:
+    """The answers `question` gives the guide when its answer, from `entry_id`, offers it
+    (`given_answers`; () when it offers the guide from its start), else None."""
+    questions, offered_from = hints
+    given = given_answers(questions, analyzer, question, entry_id)
+    return given if given or entry_id in offered_from else None
 
 
 def given_answers(hints: Sequence[HintQuestion], analyzer: Analyzer, question: str, entry_id: str) -> tuple[tuple[str, str], ...]:

@@ -141,12 +141,12 @@ class AdvisorApp(App[None]):
         """The phrases by which a question settles the wizard's answers (`advisor.decision.hints`);
         none when the tree cannot be used (the wizard then says why when it is opened). Kept: a
         tree that cannot be loaded would otherwise be read and checked again for every answer."""
-        from advisor.decision.hints import Hints, hints_of
+        from advisor.decision.hints import NO_HINTS, hints_of
 
         try:
             return hints_of(self.decision_tree)
         except DataError:
-            return Hints()
+            return NO_HINTS
 
     @property
     def store(self) -> SessionStore:

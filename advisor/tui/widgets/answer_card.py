@@ -9,7 +9,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from advisor.decision.hints import Hints
+from advisor.decision.hints import NO_HINTS
 from advisor.i18n import t
 from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.reply import Article, short_answer
@@ -20,6 +20,7 @@ from advisor.tui.widgets.choice_list import ChoiceList
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
     from advisor.catalogue.replies import ProviderAnswer
+    from advisor.decision.hints import Hints
     from advisor.search.logs import LogMatch
 
 
@@ -89,7 +90,7 @@ class AnswerCard(Vertical):
         self.aside = aside
         self.log_line = log_line
         self.wizard = wizard
-        self.hints = hints or Hints()
+        self.hints = hints or NO_HINTS
 
     def compose(self) -> ComposeResult:
         answer = self.answer
@@ -148,7 +149,7 @@ class AnswerCard(Vertical):
 
         if not self.wizard:
             return t("tui_wizard_offer_start", self.lang)
-        return t("tui_wizard_offer", self.lang, answers=described(self.hints.questions, self.wizard, self.lang))
+        return t("tui_wizard_offer", self.lang, answers=described(self.hints[0], self.wizard, self.lang))
 
     def _log_line_text(self) -> str:
         assert self.log_line is not None

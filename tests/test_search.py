@@ -156,6 +156,7 @@ def test_diacritics_do_not_change_the_answer(bundled) -> None:
         # Marker words count as written, before synonyms make "cài" install, "nhiều" multiple,
         # "một" and "one" 1.
         ("cai driver nvidia", "vi"), ("nhieu job mot gpu", "vi"), ("thue gpu re", "vi"), ("kubernetes one notebook", "en"),
+        ("scale node gpu ve 0", "vi"), ("We've got taints on our nodepool", "en"),  # "về", not the "'ve" of "we've"
     ],
 )
 def test_language_detection(bundled, query: str, lang: str | None) -> None:

@@ -188,3 +188,15 @@ def test_reading_choices_changes_only_or_words_between_two_content_words(words: 
             assert before in ("or", "hay") and after == "compare" and len(content) <= CHOICE_WORDS
             assert 0 < position < len(words) - 1
             assert not analyzer.is_noise(words[position - 1]) and not analyzer.is_noise(words[position + 1])
+
+
+_WHETHER_VOCABULARY = ["should", "need", "we", "kubernetes", "mig", "4", "the"]
+
+
+@given(st.lists(st.sampled_from(_WHETHER_VOCABULARY), max_size=8))
+def test_a_whether_word_adds_what_it_asks_only_to_a_question_naming_its_subject_alone(words: list[str]) -> None:
+    analyzer = Analyzer(frozenset({"should", "need", "we", "the"}), {}, {}, None, {"worth": (frozenset({"should", "need"}), frozenset({"kubernetes"}))})
+    read = analyzer.read_whether(words)
+    named = {word for word in words if not analyzer.is_noise(word)}
+    asks = bool({"should", "need"} & set(words)) and named == {"kubernetes"}
+    assert read == ([*words, "worth"] if asks else words)

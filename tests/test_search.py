@@ -312,6 +312,7 @@ def test_an_or_word_between_the_only_two_words_of_a_question_compares(bundled, t
     [
         ("nên dùng k8s không", ["nen", "dung", "kubernetes", "khong", "worth"]),
         ("do we need kubernetes?", ["do", "we", "need", "kubernetes", "worth"]),
+        ("why k8s?", ["why", "kubernetes", "worth"]),
         ("kubernetes", None),  # nothing asks whether
         ("should we use k8s for inference", None),  # it names more than Kubernetes
         ("do i need mig", None),

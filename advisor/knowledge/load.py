@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -263,12 +264,30 @@ def load_lexicon(root: Path, problems: list[Problem]) -> Lexicon:
         fold(str(canonical)): tuple(word_list(value, doc, display, (name, canonical), problems))
         for canonical, value in section(doc, display, name, problems).items()
     } for name in ("synonyms", "choices"))
+    # A question's words are single, and canonical: "about: [k8s]" means kubernetes.
+    canonical_of = {variant: target for target, variants in synonyms.items() for variant in variants if " " not in variant}
     whether = {
-        fold(str(canonical)): Asked(*(tuple(word_list(value.get(key), doc, display, ("whether", canonical, key), problems)) for key in ("asked_by", "about")))
+        fold(str(canonical)): Asked(
+            _single_words(value.get("asked_by"), doc, display, ("whether", canonical, "asked_by"), problems, lambda word: word if word in stop else None),
+            _single_words(value.get("about"), doc, display, ("whether", canonical, "about"), problems, lambda word: canonical_of.get(word, word)),
+        )
         for canonical, value in section(doc, display, "whether", problems).items()
         if _is_mapping(value, doc, display, ("whether", canonical), problems)
     }
     return Lexicon(frozenset(stop), markers, synonyms, choices, whether)
+
+
+def _single_words(value: Any, doc: yamlsafe.YamlDoc, display: str, where: tuple[Any, ...], problems: list[Problem], read: Callable[[str], str | None]) -> tuple[str, ...]:
+    """A `whether` list: each item one word, as `read` takes it (None: a word it cannot use)."""
+    words: list[str] = []
+    for word in word_list(value, doc, display, where, problems):
+        taken = read(word) if " " not in word else None
+        if taken is None:
+            why = "is more than one word" if " " in word else "is not a stop word"
+            problems.append(Problem(display, doc.line(*where), f"'{'.'.join(map(str, where))}': '{word}' {why}, so it is never read"))
+        else:
+            words.append(taken)
+    return tuple(words)
 
 
 def _is_mapping(value: Any, doc: yamlsafe.YamlDoc, display: str, where: tuple[Any, ...], problems: list[Problem]) -> bool:

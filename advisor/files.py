@@ -18,7 +18,7 @@ import os
 import stat
 import time
 
-from advisor.problems import OutputError, OutputExists
+from advisor.problems import OutputError, OutputExists, Problem
 
 TYPE_CHECKING = False  # typing's own flag, without importing typing (docs/architecture.md)
 if TYPE_CHECKING:
@@ -77,6 +77,17 @@ def read_text(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> 
     if b"\x00" in raw:
         raise ValueError("not a text file (contains NUL bytes)")
     return decode_utf8(raw)
+
+
+def read_reporting(path: str | os.PathLike[str], display: str, problems: list[Problem]) -> str | None:
+    """The text of `path`, or None with its problem (the line of a bad byte, else line 1) added."""
+    try:
+        return read_text(path)
+    except LineError as error:
+        problems.append(Problem(display, error.line, str(error)))
+    except ValueError as error:
+        problems.append(Problem(display, 1, str(error)))
+    return None
 
 
 def read_stream(stream: IO[bytes], max_bytes: int = MAX_FILE_BYTES) -> bytes:

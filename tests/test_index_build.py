@@ -56,7 +56,8 @@ def test_each_feature_lists_the_topics_holding_it_in_order_with_their_weights(mi
     and pair of each topic's analysis, under the topic's number, in topic order."""
     from array import array
 
-    from advisor.knowledge.load import entry_groups, load_lexicon, read_topic
+    from advisor.knowledge.lexicon import load_lexicon
+    from advisor.knowledge.load import entry_groups, read_topic
     from advisor.search.analysis import Analyzer
     from advisor.search.features import analyse
     from advisor.search.index import SearchIndex, encode_posting

@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from advisor.knowledge.entry import Asked
-from advisor.knowledge.load import collection_problems, load_knowledge, load_lexicon
+from advisor.knowledge.lexicon import load_lexicon
+from advisor.knowledge.load import collection_problems, load_knowledge
 from advisor.paths import bundled_knowledge_dir
 from tests.conftest import write_entry
 

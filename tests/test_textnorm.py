@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from advisor.knowledge.load import load_lexicon
+from advisor.knowledge.lexicon import load_lexicon
 from advisor.paths import bundled_knowledge_dir
 from advisor.search.analysis import CHOICE_WORDS, Analyzer
 from advisor.textnorm import fold, has_vietnamese_letters, json_dumps, json_safe, normalize, strip_terminal_escapes, tokens

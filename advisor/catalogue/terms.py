@@ -16,7 +16,7 @@ from typing import Any
 from advisor.catalogue.load import load_catalogue
 from advisor.catalogue.model import FACT_KEYS, NEEDS, Catalogue, to_data
 from advisor.catalogue.questions import WORD_LISTS, alias_keys
-from advisor.knowledge.load import read_lexicon, section, word_list
+from advisor.knowledge.lexicon import read_lexicon, section, word_list
 from advisor.problems import Problem
 from advisor.search.analysis import Analyzer
 

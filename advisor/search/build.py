@@ -42,7 +42,8 @@ def build(root: str | os.PathLike[str], attach: Attach | None, progress: Callabl
     from pathlib import Path
 
     from advisor.files import display_path
-    from advisor.knowledge.load import entry_groups, in_file_order, load_lexicon
+    from advisor.knowledge.lexicon import load_lexicon
+    from advisor.knowledge.load import entry_groups, in_file_order
     from advisor.problems import Problem
 
     folder = Path(root)

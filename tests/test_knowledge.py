@@ -237,32 +237,31 @@ def test_lexicon_choices_are_read_and_validated(tiny_kb: Path) -> None:
     assert [str(p) for p in problems] == ["kb/lexicon.yaml:3: 'choices.pick' must be a list of strings"]
 
 
-def test_lexicon_whether_words_are_read_and_validated(tiny_kb: Path) -> None:
-    (tiny_kb / "lexicon.yaml").write_text(
-        "stopwords:\n  en: [should, need]\n  vi: [nên]\n"
-        "whether:\n  worth:\n    asked_by: [should, nên]\n    about: [kubernetes]\n  fit: [should]\n  cost:\n    asked_by: [need]\n",
-        encoding="utf-8",
-    )
+@pytest.mark.parametrize(
+    ("text", "worth", "expected"),
+    [
+        (
+            "stopwords:\n  en: [should, need]\n  vi: [nên]\n"
+            "whether:\n  worth:\n    asked_by: [should, nên]\n    about: [kubernetes]\n  fit: [should]\n  cost:\n    asked_by: [need]\n",
+            Asked(("should", "nen"), ("kubernetes",)),
+            ["kb/lexicon.yaml:8: 'whether.fit' must be a mapping", "kb/lexicon.yaml:9: 'whether.cost.about' must be a list of strings"],
+        ),
+        # Each word one stop word, each subject one word, read through the synonyms.
+        (
+            "stopwords:\n  en: [should, why]\nsynonyms:\n  kubernetes: [k8s]\n"
+            "whether:\n  worth:\n    asked_by: [should, tại sao, worth]\n    about: [k8s, managed kubernetes]\n",
+            Asked(("should",), ("kubernetes",)),
+            [
+                "kb/lexicon.yaml:7: 'whether.worth.asked_by': 'tai sao' is more than one word, so it is never read",
+                "kb/lexicon.yaml:7: 'whether.worth.asked_by': 'worth' is not a stop word, so it is never read",
+                "kb/lexicon.yaml:8: 'whether.worth.about': 'managed kubernetes' is more than one word, so it is never read",
+            ],
+        ),
+    ],
+)
+def test_lexicon_whether_words_are_read_and_validated(tiny_kb: Path, text: str, worth: Asked, expected: list[str]) -> None:
+    (tiny_kb / "lexicon.yaml").write_text(text, encoding="utf-8")
     problems: list = []
     lexicon = load_lexicon(tiny_kb, problems)
-    assert lexicon.whether is not None and lexicon.whether["worth"] == Asked(("should", "nen"), ("kubernetes",))
-    assert [str(p) for p in problems] == [
-        "kb/lexicon.yaml:8: 'whether.fit' must be a mapping",
-        "kb/lexicon.yaml:9: 'whether.cost.about' must be a list of strings",
-    ]
-
-
-def test_lexicon_whether_words_must_be_single_stop_words_and_subjects_are_canonical(tiny_kb: Path) -> None:
-    (tiny_kb / "lexicon.yaml").write_text(
-        "stopwords:\n  en: [should, why]\nsynonyms:\n  kubernetes: [k8s]\n"
-        "whether:\n  worth:\n    asked_by: [should, tại sao, worth]\n    about: [k8s, managed kubernetes]\n",
-        encoding="utf-8",
-    )
-    problems: list = []
-    lexicon = load_lexicon(tiny_kb, problems)
-    assert lexicon.whether is not None and lexicon.whether["worth"] == Asked(("should",), ("kubernetes",))
-    assert [str(p) for p in problems] == [
-        "kb/lexicon.yaml:7: 'whether.worth.asked_by': 'tai sao' is more than one word, so it is never read",
-        "kb/lexicon.yaml:7: 'whether.worth.asked_by': 'worth' is not a stop word, so it is never read",
-        "kb/lexicon.yaml:8: 'whether.worth.about': 'managed kubernetes' is more than one word, so it is never read",
-    ]
+    assert lexicon.whether is not None and lexicon.whether["worth"] == worth
+    assert [str(p) for p in problems] == expected

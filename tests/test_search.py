@@ -48,6 +48,7 @@ def bundled():
         ("nen dung k8s khong", "when-k8s-worth-it"),  # "nên" asks whether, of Kubernetes alone
         ("do we need kubernetes", "when-k8s-worth-it"),
         ("co can k8s ko", "when-k8s-worth-it"),
+        ("nen dung k8s cho gpu ko", "when-k8s-worth-it"),  # not what "Kubernetes support" means
     ],
 )
 def test_known_questions_rank_their_entry_first(bundled, query: str, expected: str) -> None:
@@ -313,6 +314,8 @@ def test_an_or_word_between_the_only_two_words_of_a_question_compares(bundled, t
         ("nên dùng k8s không", ["nen", "dung", "kubernetes", "khong", "worth"]),
         ("do we need kubernetes?", ["do", "we", "need", "kubernetes", "worth"]),
         ("why k8s?", ["why", "kubernetes", "worth"]),
+        ("do we need kubernetes for our gpus", ["do", "we", "need", "kubernetes", "for", "our", "gpu", "worth"]),
+        ("should we use gpus", None),  # it does not name Kubernetes
         ("kubernetes", None),  # nothing asks whether
         ("should we use k8s for inference", None),  # it names more than Kubernetes
         ("do i need mig", None),

@@ -50,7 +50,9 @@ class Lexicon:
 
 @dataclass(frozen=True)
 class Asked:
-    """Stop words that ask something (`asked_by`) of a question naming only `about`."""
+    """Stop words that ask something (`asked_by`) of a question naming all of `about`, and besides
+    them at most words of `beside`."""
 
     asked_by: tuple[str, ...]
     about: tuple[str, ...]
+    beside: tuple[str, ...] = ()

@@ -91,6 +91,7 @@ def load_lexicon(root: Path, problems: list[Problem]) -> Lexicon:
         fold(str(canonical)): Asked(
             _single_words(value.get("asked_by"), doc, display, ("whether", canonical, "asked_by"), problems, lambda word: word if word in stop else None),
             _single_words(value.get("about"), doc, display, ("whether", canonical, "about"), problems, lambda word: canonical_of.get(word, word)),
+            _single_words(value.get("beside", []), doc, display, ("whether", canonical, "beside"), problems, lambda word: canonical_of.get(word, word)),
         )
         for canonical, value in section(doc, display, "whether", problems).items()
         if _is_mapping(value, doc, display, ("whether", canonical), problems)

@@ -43,13 +43,13 @@ class Analyzer:
         synonyms: dict[str, tuple[str, ...]],
         canonical: dict[str, str],
         choices: dict[str, str] | None = None,
-        whether: dict[str, tuple[frozenset[str], frozenset[str]]] | None = None,
+        whether: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] | None = None,
     ) -> None:
         self.stopwords = stopwords
         self.synonyms = synonyms
         self._canonical = canonical
         self._choices = choices or {}  # folded stop word -> what it asks between two things named
-        self._whether = whether or {}  # what is asked -> (the stop words asking it, what it is asked of)
+        self._whether = whether or {}  # what is asked -> (the stop words asking it, what it is asked of, what may stand beside)
 
     @classmethod
     def build(cls, stopwords: frozenset[str] | set[str], synonyms: dict[str, tuple[str, ...]] | dict[str, list[str]]) -> "Analyzer":
@@ -171,14 +171,15 @@ class Analyzer:
 
     def read_whether(self, words: list[str]) -> list[str]:
         """A question's `words`, plus what one of its stop words asks (the lexicon's `whether`)
-        when everything else it names is what that is asked of: "nên dùng k8s không" and "do we
-        need kubernetes" ask whether Kubernetes is worth it, while "kubernetes" alone names no
-        topic and "should we use k8s for inference" names its own."""
-        for asked, (asked_by, about) in self._whether.items():
+        when it names what that is asked of and, besides, at most the words that may stand beside
+        it: "nên dùng k8s không" and "do we need kubernetes for our gpus" ask whether Kubernetes
+        is worth it, while "kubernetes" alone names no topic, "should we use gpus" does not name
+        Kubernetes and "should we use k8s for inference" names its own topic."""
+        for asked, (asked_by, about, beside) in self._whether.items():
             if asked_by.isdisjoint(words):
                 continue
             named = {word for word in words if not self.is_noise(word)}
-            if named and named <= about:
+            if about <= named <= about | beside:
                 return [*words, asked]
         return words
 

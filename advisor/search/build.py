@@ -318,7 +318,7 @@ class _Builder:
             "stopwords": sorted(lexicon.stopwords) if lexicon else [],
             "synonyms": {k: list(v) for k, v in ((lexicon.synonyms if lexicon else None) or {}).items()},
             "choices": {k: list(v) for k, v in ((lexicon.choices if lexicon else None) or {}).items()},
-            "whether": {k: [list(v.asked_by), list(v.about)] for k, v in ((lexicon.whether if lexicon else None) or {}).items()},
+            "whether": {k: [list(v.asked_by), list(v.about), list(v.beside)] for k, v in ((lexicon.whether if lexicon else None) or {}).items()},
             "markers": {k: sorted(v) for k, v in ((lexicon.markers if lexicon else None) or {}).items()},
             "canonical": self.analyzer.phrases,
             "problems": [[p.path, p.line, p.message, p.warning] for p in problems] + list(extra.get("problems", ())),

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Bump when the index layout or the analysis changes: old caches are then rebuilt.
-INDEX_VERSION = 35
+INDEX_VERSION = 36
 # Field weights in sixteenths, packed beside the topic number in one int32 posting. A token the
 # authors put in a large share of a topic's phrasings earns up to FOCUS_BONUS more: it is what the
 # topic is about, not a word it mentions ("mig" for the MIG entry, not for the AKS one).
@@ -110,7 +110,7 @@ class SearchIndex:
         self.markers: dict[str, list[str]] = data["markers"]
         self.problems = [Problem(*p) for p in data["problems"]]
         choices = {word: canonical for canonical, words in data.get("choices", {}).items() for word in words}
-        whether = {canonical: (frozenset(asked_by), frozenset(about)) for canonical, (asked_by, about) in data.get("whether", {}).items()}
+        whether = {canonical: (frozenset(asked_by), frozenset(about), frozenset(beside)) for canonical, (asked_by, about, beside) in data.get("whether", {}).items()}
         self.analyzer = Analyzer(frozenset(data["stopwords"]), {k: tuple(v) for k, v in data["synonyms"].items()}, data["canonical"], choices, whether)
         self._vocabulary_text = sections["vocabulary"]
         # Each word of a listed error line -> (the line's words, topic number) of the lines holding

@@ -248,13 +248,13 @@ def test_lexicon_choices_are_read_and_validated(tiny_kb: Path) -> None:
         ),
         # Each word one stop word, each subject one word, read through the synonyms.
         (
-            "stopwords:\n  en: [should, why]\nsynonyms:\n  kubernetes: [k8s]\n"
-            "whether:\n  worth:\n    asked_by: [should, tại sao, worth]\n    about: [k8s, managed kubernetes]\n",
-            Asked(("should",), ("kubernetes",)),
+            "stopwords:\n  en: [should, why]\nsynonyms:\n  kubernetes: [k8s]\n  gpu: [gpus]\n"
+            "whether:\n  worth:\n    asked_by: [should, tại sao, worth]\n    about: [k8s, managed kubernetes]\n    beside: [gpus]\n",
+            Asked(("should",), ("kubernetes",), ("gpu",)),
             [
-                "kb/lexicon.yaml:7: 'whether.worth.asked_by': 'tai sao' is more than one word, so it is never read",
-                "kb/lexicon.yaml:7: 'whether.worth.asked_by': 'worth' is not a stop word, so it is never read",
-                "kb/lexicon.yaml:8: 'whether.worth.about': 'managed kubernetes' is more than one word, so it is never read",
+                "kb/lexicon.yaml:8: 'whether.worth.asked_by': 'tai sao' is more than one word, so it is never read",
+                "kb/lexicon.yaml:8: 'whether.worth.asked_by': 'worth' is not a stop word, so it is never read",
+                "kb/lexicon.yaml:9: 'whether.worth.about': 'managed kubernetes' is more than one word, so it is never read",
             ],
         ),
     ],

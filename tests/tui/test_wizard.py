@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Button, Input, OptionList, Static
 
 from advisor.cli import main
@@ -266,17 +267,25 @@ async def test_the_wizard_works_with_the_mouse(kb_index: SearchIndex) -> None:
         assert wizard.editing == "workload"
 
 
+async def go_on(pilot: Pilot, question: str | None = None) -> AnswerCard:
+    """Press the latest answer's *Get a recommendation* (after asking `question`, if given); the
+    answer it was under."""
+    if question is not None:
+        await ask(pilot, question)
+    card = pilot.app.screen.query(AnswerCard).last()
+    card.query_one(".answer-wizard", Button).press()
+    await settle(pilot)
+    return card
+
+
 async def test_an_answer_goes_on_to_the_wizard_with_what_its_question_said(kb_index: SearchIndex, config_dir: Path) -> None:
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(100, 40)) as pilot:
         await ask(pilot, "pods stuck pending insufficient nvidia.com/gpu")  # no setting stated: no offer
         assert not app.screen.query(".answer-wizard")
-        await ask(pilot, "k8s for 1 notebook?")
-        card = app.screen.query(AnswerCard).last()
+        card = await go_on(pilot, "k8s for 1 notebook?")
         assert card.answer.id == "faq-k8s-single-job"
         assert "“Workload: One interactive notebook (Jupyter)”" in str(card.query_one(".answer-wizard-given", Static).render())
-        card.query_one(".answer-wizard", Button).press()
-        await settle(pilot)
         wizard = app.screen
         assert isinstance(wizard, WizardScreen)
         assert [(a.key, a.value) for a in wizard.session.answers] == [("workload", "notebook")]
@@ -288,20 +297,15 @@ async def test_an_answer_goes_on_to_the_wizard_with_what_its_question_said(kb_in
 async def test_an_answer_to_the_question_the_guide_answers_opens_it_where_it_was_left(kb_index: SearchIndex, config_dir: Path) -> None:
     app = AdvisorApp(index=kb_index, lang="en")
     async with app.run_test(size=(100, 40)) as pilot:
-        await ask(pilot, "do we need kubernetes")
-        card = app.screen.query(AnswerCard).last()
+        card = await go_on(pilot, "do we need kubernetes")
         assert card.answer.id == "when-k8s-worth-it"
         assert "asks a few questions" in str(card.query_one(".answer-wizard-given", Static).render())
-        card.query_one(".answer-wizard", Button).press()
-        await settle(pilot)
         wizard = app.screen
         assert isinstance(wizard, WizardScreen) and wizard.session.answers == ()
         assert wizard.question is not None and wizard.question.key == "workload"
         await choose(pilot, "batch")
         await pilot.press("ctrl+t")
-        await ask(pilot, "do we need kubernetes")
-        app.screen.query(AnswerCard).last().query_one(".answer-wizard", Button).press()
-        await settle(pilot)
+        await go_on(pilot, "do we need kubernetes")
         wizard = app.screen  # nothing to replace the saved answer with: no confirmation asked
         assert isinstance(wizard, WizardScreen)
         assert [(a.key, a.value) for a in wizard.session.answers] == [("workload", "batch")]
@@ -313,16 +317,13 @@ async def test_going_on_from_an_answer_replaces_saved_answers_only_when_confirme
         await start_wizard(pilot)
         await choose(pilot, "batch")
         await pilot.press("ctrl+t")
-        await ask(pilot, "k8s for 1 notebook?")
-        app.screen.query(AnswerCard).last().query_one(".answer-wizard", Button).press()
-        await settle(pilot)
+        await go_on(pilot, "k8s for 1 notebook?")
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("n")
         await settle(pilot)
         assert not isinstance(app.screen, (ConfirmDialog, WizardScreen))
         assert '"batch"' in (config_dir / SESSION_FILE).read_text(encoding="utf-8")
-        app.screen.query(AnswerCard).last().query_one(".answer-wizard", Button).press()
-        await settle(pilot)
+        await go_on(pilot)
         await pilot.press("y")
         await settle(pilot)
         wizard = app.screen

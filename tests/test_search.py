@@ -32,6 +32,7 @@ def bundled():
         ("MIG là gì?", "mig"),
         ("k8s for 1 notebook?", "faq-k8s-single-job"),
         ("k8s co can thiet cho 1 gpu ko", "faq-k8s-single-job"),  # "cần thiết" (necessary) asks whether it is worth it
+        ("nvlink co can thiet cho inference ko", "gpu-topology-nvlink"),  # ... of NVLink here, not of Kubernetes
         ("co the chay nhieu job tren mot gpu khong", "faq-multiple-jobs-one-gpu"),
         ("tiem slicing", "time-slicing"),
         ("tiem slicing co cach ly bo nho ko", "time-slicing"),  # "tiệm" is a Vietnamese word, but not beside "slicing"
@@ -314,6 +315,7 @@ def test_an_or_word_between_the_only_two_words_of_a_question_compares(bundled, t
         ("nên dùng k8s không", ["nen", "dung", "kubernetes", "khong", "worth"]),
         ("do we need kubernetes?", ["do", "we", "need", "kubernetes", "worth"]),
         ("why k8s?", ["why", "kubernetes", "worth"]),
+        ("k8s có cần thiết không", ["kubernetes", "co", "necessary", "khong", "worth"]),
         ("do we need kubernetes for our gpus", ["do", "we", "need", "kubernetes", "for", "our", "gpu", "worth"]),
         ("should we use gpus", None),  # it does not name Kubernetes
         ("kubernetes", None),  # nothing asks whether

@@ -93,6 +93,9 @@ def fixture_index(fixture_kb: Path) -> SearchIndex:
         ("managed k8s nao co mig", "providers:managed+mig", "vi"),
         ("which managed k8s support time slicing natively", "providers:managed+time-slicing", "en"),
         ("vast.ai la gi", "provider:vastai", "vi"),
+        # Whether a provider is any good: its card's facts are what the catalogue can say.
+        ("runpod co tot ko", "provider:runpod", "vi"),
+        ("is vast.ai any good", "provider:vastai", "en"),
     ],
 )
 def test_fires_on_provider_questions(bundled: SearchIndex, query: str, answer_id: str, lang: str) -> None:

@@ -159,6 +159,7 @@ def test_diacritics_do_not_change_the_answer(bundled) -> None:
         # "một" and "one" 1.
         ("cai driver nvidia", "vi"), ("nhieu job mot gpu", "vi"), ("thue gpu re", "vi"), ("kubernetes one notebook", "en"),
         ("scale node gpu ve 0", "vi"), ("We've got taints on our nodepool", "en"),  # "về", not the "'ve" of "we've"
+        ("gpu utilization thap", "vi"), ("Namespace in terminating state since a day", "en"),  # "thấp" (low); not "đầy" (full), English "day"
     ],
 )
 def test_language_detection(bundled, query: str, lang: str | None) -> None:

@@ -31,6 +31,7 @@ def bundled():
         ("mig la gi", "mig"),
         ("wat is mig", "mig"),  # a chat spelling of "what" is a stop word too, not a word no entry knows
         ("device plugin crashloop", "device-plugin"),  # "crashloop" is the pod status CrashLoopBackOff
+        ("vllm oom", "vllm-on-kubernetes"),  # "oom" is "out of memory", as the entries write it
         ("MIG là gì?", "mig"),
         ("k8s for 1 notebook?", "faq-k8s-single-job"),
         ("k8s co can thiet cho 1 gpu ko", "faq-k8s-single-job"),  # "cần thiết" (necessary) asks whether it is worth it

@@ -36,6 +36,7 @@ def bundled():
         ("k8s for 1 notebook?", "faq-k8s-single-job"),
         ("k8s co can thiet cho 1 gpu ko", "faq-k8s-single-job"),  # "cần thiết" (necessary) asks whether it is worth it
         ("nvlink co can thiet cho inference ko", "gpu-topology-nvlink"),  # ... of NVLink here, not of Kubernetes
+        ("k8s co ho tro gpu ko", "k8s-gpu-support"),  # "hỗ trợ" (support) is one word, not the stop word "họ" and "trợ"
         ("co the chay nhieu job tren mot gpu khong", "faq-multiple-jobs-one-gpu"),
         ("tiem slicing", "time-slicing"),
         ("tiem slicing co cach ly bo nho ko", "time-slicing"),  # "tiệm" is a Vietnamese word, but not beside "slicing"

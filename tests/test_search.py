@@ -36,6 +36,8 @@ def bundled():
         ("k8s for 1 notebook?", "faq-k8s-single-job"),
         ("k8s co can thiet cho 1 gpu ko", "faq-k8s-single-job"),  # "cần thiết" (necessary) asks whether it is worth it
         ("nvlink co can thiet cho inference ko", "gpu-topology-nvlink"),  # ... of NVLink here, not of Kubernetes
+        ("how do i know if my gpus are wasted", "idle-gpu-detection"),  # "wasted" is the entries' "waste"
+        ("gpu co dang bi bo phi ko", "idle-gpu-detection"),  # and so is "bỏ phí": not "phí", a cost
         ("k8s co ho tro gpu ko", "k8s-gpu-support"),  # "hỗ trợ" (support) is one word, not the stop word "họ" and "trợ"
         ("co the chay nhieu job tren mot gpu khong", "faq-multiple-jobs-one-gpu"),
         ("tiem slicing", "time-slicing"),

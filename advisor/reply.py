@@ -129,6 +129,17 @@ def answer(index: SearchIndex, question: str, lang: str | None = None, *, defaul
     return Reply(question, answer_lang, NONE, outcome, None, suggestions, None)
 
 
+def unanswered_note(reply: Reply, lang: str) -> str:
+    """Why a question of a word or two went unanswered, in `lang` ("" for any other reply): its
+    suggestions are then only the entries that hold the word, so the user is asked for more."""
+    held = reply.outcome.held_back
+    if reply.article is not None or not held:
+        return ""
+    from advisor.i18n import t
+
+    return t(f"no_answer_{held}", lang, words=reply.outcome.normalized)
+
+
 def guide_command(given: tuple[tuple[str, str], ...]) -> str:
     """The command that starts the guide past the `given` answers."""
     return " ".join(["advisor guide", *(f"-a {key}={value}" for key, value in given)])

@@ -104,6 +104,24 @@ def test_no_answer_text_offers_did_you_mean(capsys: pytest.CaptureFixture[str]) 
     assert "No confident answer" in out and "Did you mean" in out
 
 
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("is my gpu being used", "Only “gpu” in the question points at a topic, and nearly every topic mentions it"),
+        ("hello world", "mention it only in passing"),
+        ("gpu la gi", "Trong câu hỏi chỉ có “gpu” gợi đến một chủ đề"),
+        ("nấu phở bò", None),  # off the subject: nothing to narrow down
+    ],
+)
+def test_a_question_held_back_for_naming_too_little_asks_for_more(capsys: pytest.CaptureFixture[str], question: str, said: str | None) -> None:
+    assert main(["ask", question]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    if said is None:
+        assert lines[1] == ""
+    else:
+        assert said in " ".join(lines[1:3])
+
+
 def test_batch_reads_lines_and_writes_json_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     questions = tmp_path / "q.txt"
     questions.write_text("mig la gi\n\nwhat is time-slicing?\nnấu phở bò\n", encoding="utf-8")

@@ -126,7 +126,7 @@ def _run_batch(args: argparse.Namespace) -> int:
 
 def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> None:
     from advisor.i18n import t
-    from advisor.reply import CATALOGUE, short_answer
+    from advisor.reply import CATALOGUE, short_answer, unanswered_note
     from advisor.terminal import Styler
     from advisor.textnorm import strip_terminal_escapes as clean
 
@@ -138,6 +138,8 @@ def _print_reply(index: SearchIndex, reply: Reply, top: int, explain: bool) -> N
         matched = [style.bold(t("log_line", lang, number=reply.log_line.number)) + " " + clean(reply.log_line.line), ""]
     if article is None:
         out = [style.bold(t("no_answer", lang))]
+        if note := unanswered_note(reply, lang):
+            out += style.wrap(clean(note))
         if reply.suggestions:
             out += ["", t("did_you_mean", lang) + ":"]
             out += [style.item(clean(title), f"advisor show {entry_id}") for entry_id, title in reply.suggestions]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual import events
 from textual.command import CommandPalette
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from advisor.i18n import labels, t
 from advisor.search.index import SearchIndex
@@ -48,6 +48,20 @@ async def test_switch_language_relabels_everything_and_is_remembered(kb_index: S
     async with again.run_test(size=(80, 24)):
         assert again.lang == "vi"
         assert again.title == t("tui_title", "vi")
+
+
+async def test_a_question_that_names_too_little_says_so_in_either_language(kb_index: SearchIndex) -> None:
+    app = AdvisorApp(index=kb_index, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ask(pilot, "is my gpu being used")
+        card = app.screen.query_one(NoAnswerCard)
+        note = card.query_one(".no-answer-note", Static)
+        assert str(note.render()) == t("no_answer_vague", "en", words="gpu")
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        assert str(note.render()) == t("no_answer_vague", "vi", words="gpu")
+        await ask(pilot, "nấu phở bò")  # off the subject: nothing to say more about
+        assert not app.screen.query(NoAnswerCard).last().query(".no-answer-note")
 
 
 def test_every_tui_label_is_translated() -> None:

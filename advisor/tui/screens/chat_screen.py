@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 
 from textual import on
 from textual.app import ComposeResult
@@ -14,7 +15,7 @@ from textual.widgets import Header, Static
 
 from advisor.i18n import t
 from advisor.question_log import note_answer, note_choice
-from advisor.reply import Article, answer, answer_paste, entry_article, wizard_answers
+from advisor.reply import Article, answer, answer_paste, entry_article, unanswered_note, wizard_answers
 from advisor.search.rank import MAX_QUERY_CHARS
 from advisor.textnorm import strip_terminal_escapes as clean
 from advisor.tui.screens.advisor_screen import AdvisorScreen
@@ -176,7 +177,7 @@ class ChatScreen(AdvisorScreen[None]):
             self.latest = reply.article
             hints = self.advisor.tree_hints
             return AnswerCard(reply.article, lang, reply.close, reply.aside, reply.log_line, wizard_answers(self.advisor.index, reply, hints), hints)
-        return NoAnswerCard(list(reply.suggestions), reply.lang, lang, text)
+        return NoAnswerCard(list(reply.suggestions), reply.lang, lang, text, partial(unanswered_note, reply))
 
     @on(TopicChosen)
     async def _topic_chosen(self, event: TopicChosen) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -22,6 +24,8 @@ class NoAnswerCard(Vertical):
         answer_lang: Language the choices are shown in.
         lang: Interface language of the labels.
         question: The question the choices are offered for.
+        note: Why the question went unanswered, in a given language ("" when there is nothing to
+            add: `advisor.reply.unanswered_note`).
     """
 
     DEFAULT_CSS = """
@@ -33,19 +37,23 @@ class NoAnswerCard(Vertical):
         background: $boost;
         .no-answer-title { text-style: bold; color: $text-warning; }
         ChoiceList { max-height: 5; }
+        .no-answer-note { margin: 0 0 1 0; }
         .no-answer-hint { color: $text-muted; }
     }
     """
 
-    def __init__(self, choices: list[tuple[str, str]], answer_lang: str | None, lang: str, question: str = "") -> None:
+    def __init__(self, choices: list[tuple[str, str]], answer_lang: str | None, lang: str, question: str = "", note: Callable[[str], str] | None = None) -> None:
         super().__init__(classes="no-answer")
         self.choices = choices
+        self.note = note
         self.question = question
         self.answer_lang = answer_lang
         self.lang = lang
 
     def compose(self) -> ComposeResult:
         yield Static(t("no_answer", self.lang), classes="no-answer-title", markup=False)
+        if self.note is not None and (said := self.note(self.lang)):
+            yield Static(clean(said), classes="no-answer-note", markup=False)
         if self.choices:
             yield Static(t("did_you_mean", self.lang) + ":", classes="no-answer-did-you-mean", markup=False)
             yield ChoiceList(*(Option(f"› {clean(title)}", id=rid) for rid, title in self.choices))
@@ -60,6 +68,8 @@ class NoAnswerCard(Vertical):
         """Show the labels in `lang`."""
         self.lang = lang
         self.query_one(".no-answer-title", Static).update(t("no_answer", lang))
+        for note in self.query(".no-answer-note").results(Static):
+            note.update(clean(self.note(lang)) if self.note is not None else "")
         for label in self.query(".no-answer-did-you-mean").results(Static):
             label.update(t("did_you_mean", lang) + ":")
         self.query_one(".no-answer-hint", Static).update(t(self._hint, lang))

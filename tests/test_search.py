@@ -40,6 +40,8 @@ def bundled():
         ("gpu co dang bi bo phi ko", "idle-gpu-detection"),  # and so is "bỏ phí": not "phí", a cost
         ("join a runpod pod to my k8s cluster", "choosing-provider"),  # a rented container is not a node
         ("how do i make a pod use a gpu", "device-plugin"),  # not the metrics of "which pod is using which GPU"
+        ("runpod pods vs serverless", "plain-gpu-instance"),
+        ("my pod was preempted and lost training progress", "spot-nodes"),
         ("k8s co ho tro gpu ko", "k8s-gpu-support"),  # "hỗ trợ" (support) is one word, not the stop word "họ" and "trợ"
         ("co the chay nhieu job tren mot gpu khong", "faq-multiple-jobs-one-gpu"),
         ("tiem slicing", "time-slicing"),

@@ -42,6 +42,7 @@ def bundled():
         ("how do i make a pod use a gpu", "device-plugin"),  # not the metrics of "which pod is using which GPU"
         ("runpod pods vs serverless", "plain-gpu-instance"),
         ("my pod was preempted and lost training progress", "spot-nodes"),
+        ("job train bi kill khi co job uu tien cao hon", "gpu-resource-quotas"),  # a priority class preempts it: not a spot node
         ("k8s co ho tro gpu ko", "k8s-gpu-support"),  # "hỗ trợ" (support) is one word, not the stop word "họ" and "trợ"
         ("co the chay nhieu job tren mot gpu khong", "faq-multiple-jobs-one-gpu"),
         ("tiem slicing", "time-slicing"),

@@ -96,6 +96,9 @@ def fixture_index(fixture_kb: Path) -> SearchIndex:
         # Whether a provider is any good: its card's facts are what the catalogue can say.
         ("runpod co tot ko", "provider:runpod", "vi"),
         ("is vast.ai any good", "provider:vastai", "en"),
+        # What a provider calls its GPU machine is no more than a machine: its card answers.
+        ("hetzner gpu server k8s", "provider:hetzner", "en"),
+        ("digitalocean gpu droplet kubernetes", "provider:digitalocean", "en"),
     ],
 )
 def test_fires_on_provider_questions(bundled: SearchIndex, query: str, answer_id: str, lang: str) -> None:

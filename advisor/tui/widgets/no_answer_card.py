@@ -25,7 +25,7 @@ class NoAnswerCard(Vertical):
         lang: Interface language of the labels.
         question: The question the choices are offered for.
         note: Why the question went unanswered, in a given language ("" when there is nothing to
-            add: `advisor.reply.unanswered_note`).
+            add: `advisor.reply.unanswered_note`); none by default.
     """
 
     DEFAULT_CSS = """
@@ -42,7 +42,7 @@ class NoAnswerCard(Vertical):
     }
     """
 
-    def __init__(self, choices: list[tuple[str, str]], answer_lang: str | None, lang: str, question: str = "", note: Callable[[str], str] | None = None) -> None:
+    def __init__(self, choices: list[tuple[str, str]], answer_lang: str | None, lang: str, question: str = "", note: Callable[[str], str] = lambda lang: "") -> None:
         super().__init__(classes="no-answer")
         self.choices = choices
         self.note = note
@@ -52,7 +52,7 @@ class NoAnswerCard(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(t("no_answer", self.lang), classes="no-answer-title", markup=False)
-        if self.note is not None and (said := self.note(self.lang)):
+        if said := self.note(self.lang):
             yield Static(clean(said), classes="no-answer-note", markup=False)
         if self.choices:
             yield Static(t("did_you_mean", self.lang) + ":", classes="no-answer-did-you-mean", markup=False)
@@ -69,7 +69,7 @@ class NoAnswerCard(Vertical):
         self.lang = lang
         self.query_one(".no-answer-title", Static).update(t("no_answer", lang))
         for note in self.query(".no-answer-note").results(Static):
-            note.update(clean(self.note(lang)) if self.note is not None else "")
+            note.update(clean(self.note(lang)))
         for label in self.query(".no-answer-did-you-mean").results(Static):
             label.update(t("did_you_mean", lang) + ":")
         self.query_one(".no-answer-hint", Static).update(t(self._hint, lang))

@@ -35,6 +35,9 @@ def index() -> SearchIndex:
         ("dcgm exporter servicemonitor prometheus not scraping", "dcgm-exporter-setup", ""),
         # `kubectl describe pod` says "Reason: OOMKilled": the container's RAM, not GPU memory.
         ("Reason: OOMKilled", "gpu-memory-sizing", "OOMKilled"),
+        # The exporter's install section, not the crash-loop one whose heading names the exporter.
+        ("how to install dcgm exporter", "dcgm-exporter-setup", "install"),
+        ("DCGM exporter cài thế nào?", "dcgm-exporter-setup", "cài"),
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:

@@ -61,6 +61,8 @@ def bundled():
         ("do we need kubernetes", "when-k8s-worth-it"),
         ("co can k8s ko", "when-k8s-worth-it"),
         ("nen dung k8s cho gpu ko", "when-k8s-worth-it"),  # not what "Kubernetes support" means
+        ("how to share gpu between pods", "gpu-sharing"),  # "between" is in near entries' phrasings, not in this one's
+        ("we run one training job a week, do we need k8s", "faq-k8s-single-job"),  # not "one training job over 32 GPUs"
     ],
 )
 def test_known_questions_rank_their_entry_first(bundled, query: str, expected: str) -> None:

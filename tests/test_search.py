@@ -63,6 +63,8 @@ def bundled():
         ("nen dung k8s cho gpu ko", "when-k8s-worth-it"),  # not what "Kubernetes support" means
         ("how to share gpu between pods", "gpu-sharing"),  # "between" is in near entries' phrasings, not in this one's
         ("we run one training job a week, do we need k8s", "faq-k8s-single-job"),  # not "one training job over 32 GPUs"
+        ("how many free gpus does a node have", "device-plugin"),  # Allocatable minus Allocated
+        ("lam sao biet node co bao nhieu gpu trong", "device-plugin"),  # "trống" (free) folds to the stop word "trong"
     ],
 )
 def test_known_questions_rank_their_entry_first(bundled, query: str, expected: str) -> None:

@@ -65,6 +65,8 @@ def bundled():
         ("we run one training job a week, do we need k8s", "faq-k8s-single-job"),  # not "one training job over 32 GPUs"
         ("how many free gpus does a node have", "device-plugin"),  # Allocatable minus Allocated
         ("lam sao biet node co bao nhieu gpu trong", "device-plugin"),  # "trống" (free) folds to the stop word "trong"
+        ("upgrading nvidia drivers without downtime", "gpu-driver-upgrades"),
+        ("gpu node remediation", "gpu-health-xid-errors"),  # the entry says auto-repair and cordon; users say remediate
     ],
 )
 def test_known_questions_rank_their_entry_first(bundled, query: str, expected: str) -> None:

@@ -61,7 +61,6 @@ def bundled():
         ("do we need kubernetes", "when-k8s-worth-it"),
         ("co can k8s ko", "when-k8s-worth-it"),
         ("nen dung k8s cho gpu ko", "when-k8s-worth-it"),  # not what "Kubernetes support" means
-        ("how to share gpu between pods", "gpu-sharing"),  # "between" is in near entries' phrasings, not in this one's
         ("we run one training job a week, do we need k8s", "faq-k8s-single-job"),  # not "one training job over 32 GPUs"
         ("how many free gpus does a node have", "device-plugin"),  # Allocatable minus Allocated
         ("lam sao biet node co bao nhieu gpu trong", "device-plugin"),  # "trống" (free) folds to the stop word "trong"

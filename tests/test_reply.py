@@ -38,6 +38,7 @@ def index() -> SearchIndex:
         # The exporter's install section, not the crash-loop one whose heading names the exporter.
         ("how to install dcgm exporter", "dcgm-exporter-setup", "install"),
         ("DCGM exporter cài thế nào?", "dcgm-exporter-setup", "cài"),
+        ("lam sao biet node co bao nhieu gpu trong", "device-plugin", "Allocatable"),  # free GPUs, not nodeSelector
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:

@@ -25,7 +25,7 @@ class NoAnswerCard(Vertical):
         lang: Interface language of the labels.
         question: The question the choices are offered for.
         note: Why the question went unanswered, in a given language ("" when there is nothing to
-            add: `advisor.reply.unanswered_note`); none by default.
+            add: `advisor.reply.unanswered_note`); by default it says nothing, and no line is shown.
     """
 
     DEFAULT_CSS = """

@@ -39,6 +39,10 @@ def index() -> SearchIndex:
         ("how to install dcgm exporter", "dcgm-exporter-setup", "install"),
         ("DCGM exporter cài thế nào?", "dcgm-exporter-setup", "cài"),
         ("lam sao biet node co bao nhieu gpu trong", "device-plugin", "Allocatable"),  # free GPUs, not nodeSelector
+        # A marketplace pod's own SSH (proxy or direct), not the SSH tunnel to Jupyter on a VM.
+        ("runpod ssh over exposed tcp connection refused", "plain-gpu-instance", "RunPod"),
+        ("ssh vao vast.ai truc tiep bang ip", "plain-gpu-instance", "Vast.ai"),
+        ("how to scp files to a runpod pod", "plain-gpu-instance", "files"),
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:

@@ -43,6 +43,8 @@ def index() -> SearchIndex:
         ("runpod ssh over exposed tcp connection refused", "plain-gpu-instance", "RunPod"),
         ("ssh vao vast.ai truc tiep bang ip", "plain-gpu-instance", "Vast.ai"),
         ("how to scp files to a runpod pod", "plain-gpu-instance", "files"),
+        ("added ssh key to vast account but still cannot connect to my running instance", "plain-gpu-instance", "SSH into"),
+        ("how to get same port inside and outside runpod", "plain-gpu-instance", "Ports"),
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:

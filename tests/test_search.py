@@ -66,6 +66,7 @@ def bundled():
         ("lam sao biet node co bao nhieu gpu trong", "device-plugin"),  # "trống" (free) folds to the stop word "trong"
         ("upgrading nvidia drivers without downtime", "gpu-driver-upgrades"),
         ("gpu node remediation", "gpu-health-xid-errors"),  # the entry says auto-repair and cordon; users say remediate
+        ("runpodctl stop pod", "plain-gpu-instance"),
     ],
 )
 def test_known_questions_rank_their_entry_first(bundled, query: str, expected: str) -> None:

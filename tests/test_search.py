@@ -67,6 +67,8 @@ def bundled():
         ("upgrading nvidia drivers without downtime", "gpu-driver-upgrades"),
         ("gpu node remediation", "gpu-health-xid-errors"),  # the entry says auto-repair and cordon; users say remediate
         ("runpodctl stop pod", "plain-gpu-instance"),
+        ("opencost default.json units", "gpu-cost-optimization"),  # the custom pricing sheet, hourly prices
+        ("node_gpu_hourly_cost is 0", "gpu-cost-optimization"),
     ],
 )
 def test_known_questions_rank_their_entry_first(bundled, query: str, expected: str) -> None:

@@ -45,6 +45,8 @@ def index() -> SearchIndex:
         ("how to scp files to a runpod pod", "plain-gpu-instance", "files"),
         ("added ssh key to vast account but still cannot connect to my running instance", "plain-gpu-instance", "SSH into"),
         ("how to get same port inside and outside runpod", "plain-gpu-instance", "Ports"),
+        ("colab free bi ngat ket noi giua chung", "plain-gpu-instance", "Colab"),
+        ("studio lab no runtime available", "plain-gpu-instance", "Studio Lab"),
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:

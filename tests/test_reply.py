@@ -47,6 +47,10 @@ def index() -> SearchIndex:
         ("how to get same port inside and outside runpod", "plain-gpu-instance", "Ports"),
         ("colab free bi ngat ket noi giua chung", "plain-gpu-instance", "Colab"),
         ("studio lab no runtime available", "plain-gpu-instance", "Studio Lab"),
+        # HAMi's compute cap is an average sampled from NVML, and off for a pod alone on its card.
+        ("hami gpucores limit not working, gpu util still 100%", "hami-fractional-gpu", "compute cap"),
+        ("gioi han gpucores cua hami ko co tac dung", "hami-fractional-gpu", "compute"),
+        ("ray serve min_replicas 0 never scales to zero", "kuberay", "Ray Serve"),
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:
@@ -57,6 +61,21 @@ def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, questi
     assert heading_word.lower() in section.heading.lower()
     text = short_answer(reply.article)
     assert section.text in text and len(text) < len(reply.article.body)
+
+
+@pytest.mark.parametrize(
+    ("question", "entry", "fix"),
+    [
+        ("helm install hami on eks fails kubeVersion incompatible", "hami-fractional-gpu", "kubeVersionOverride"),
+        ("nvidia-container-cli: container error: cgroup subsystem devices not found", "nvml-errors", "1.8.0"),
+        ("nvidia-smi trong pod hami hien 17592186044134MiB", "hami-fractional-gpu", "v2.6.1"),
+    ],
+)
+def test_the_short_answer_names_the_fix(index: SearchIndex, question: str, entry: str, fix: str) -> None:
+    """Where the section is a list of errors, the shown part must reach the bullet with the fix."""
+    reply = answer(index, question)
+    assert reply.kind == KNOWLEDGE and reply.article is not None and reply.article.id == entry
+    assert fix in short_answer(reply.article)
 
 
 @pytest.mark.parametrize("question", ["pods stuck pending insufficient nvidia.com/gpu untolerated taint", "mig strategy single vs mixed", "chia gpu cho nhieu pod bang time slicing"])

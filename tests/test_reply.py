@@ -51,6 +51,9 @@ def index() -> SearchIndex:
         ("hami gpucores limit not working, gpu util still 100%", "hami-fractional-gpu", "compute cap"),
         ("gioi han gpucores cua hami ko co tac dung", "hami-fractional-gpu", "compute"),
         ("ray serve min_replicas 0 never scales to zero", "kuberay", "Ray Serve"),
+        # Resuming after a spot reclaim is the script's job, not the platform's.
+        ("how to resume training from checkpoint after spot preemption", "spot-nodes", "Resuming"),
+        ("chay tiep train tu checkpoint sau khi spot bi thu hoi", "spot-nodes", "checkpoint"),
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:
@@ -69,6 +72,8 @@ def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, questi
         ("helm install hami on eks fails kubeVersion incompatible", "hami-fractional-gpu", "kubeVersionOverride"),
         ("nvidia-container-cli: container error: cgroup subsystem devices not found", "nvml-errors", "1.8.0"),
         ("nvidia-smi trong pod hami hien 17592186044134MiB", "hami-fractional-gpu", "v2.6.1"),
+        ("deepspeed save_checkpoint to an s3 bucket", "storage", "DeepSpeed#2701"),
+        ("restore a gpu training process with criu", "spot-nodes", "cuda-checkpoint"),
     ],
 )
 def test_the_short_answer_names_the_fix(index: SearchIndex, question: str, entry: str, fix: str) -> None:

@@ -54,6 +54,7 @@ def index() -> SearchIndex:
         # Resuming after a spot reclaim is the script's job, not the platform's.
         ("how to resume training from checkpoint after spot preemption", "spot-nodes", "Resuming"),
         ("chay tiep train tu checkpoint sau khi spot bi thu hoi", "spot-nodes", "checkpoint"),
+        ("jupyterhub dockerspawner give each user their own gpu", "jupyterhub-gpus", "DockerSpawner"),
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:

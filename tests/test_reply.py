@@ -55,6 +55,8 @@ def index() -> SearchIndex:
         ("how to resume training from checkpoint after spot preemption", "spot-nodes", "Resuming"),
         ("chay tiep train tu checkpoint sau khi spot bi thu hoi", "spot-nodes", "checkpoint"),
         ("jupyterhub dockerspawner give each user their own gpu", "jupyterhub-gpus", "DockerSpawner"),
+        # Not the one-user pod section, whose heading used to say "without JupyterHub".
+        ("jupyterhub for a team with gpus", "jupyterhub-gpus", "worth"),
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:

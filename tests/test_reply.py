@@ -57,7 +57,6 @@ def index() -> SearchIndex:
         ("jupyterhub dockerspawner give each user their own gpu", "jupyterhub-gpus", "DockerSpawner"),
         # Not the one-user pod section, whose heading used to say "without JupyterHub".
         ("jupyterhub for a team with gpus", "jupyterhub-gpus", "worth"),
-        ("gpu pods spread across nodes instead of packing", "gpu-node-scheduling", "bin-packing"),
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:

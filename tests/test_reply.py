@@ -57,6 +57,9 @@ def index() -> SearchIndex:
         ("jupyterhub dockerspawner give each user their own gpu", "jupyterhub-gpus", "DockerSpawner"),
         # Not the one-user pod section, whose heading used to say "without JupyterHub".
         ("jupyterhub for a team with gpus", "jupyterhub-gpus", "worth"),
+        # The exporter's own OOM kills, not a workload's RAM (the "Reason: OOMKilled" case above).
+        ("dcgm-exporter pod keeps getting OOMKilled", "dcgm-exporter-setup", "OOMKilled"),
+        ("dcgm exporter bi oomkilled, ram tang dan", "dcgm-exporter-setup", "OOMKilled"),
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:
@@ -77,6 +80,9 @@ def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, questi
         ("nvidia-smi trong pod hami hien 17592186044134MiB", "hami-fractional-gpu", "v2.6.1"),
         ("deepspeed save_checkpoint to an s3 bucket", "storage", "DeepSpeed#2701"),
         ("restore a gpu training process with criu", "spot-nodes", "cuda-checkpoint"),
+        ("docker container does not see the mig instance I created after it started", "mig-setup-profiles", "nvidia-caps"),
+        ("tao them mig instance ma container dang chay khong thay", "mig-setup-profiles", "nvidia-caps"),
+        ("dcgm-exporter 4.4.2 memory leak, OOM kills every day", "dcgm-exporter-setup", "GOMAXPROCS=2"),
     ],
 )
 def test_the_short_answer_names_the_fix(index: SearchIndex, question: str, entry: str, fix: str) -> None:

@@ -20,15 +20,17 @@ def best_phrase(normalized: str, texts: list[str], first: int, sort_score: dict[
     """
     if not texts:
         return 0.0, -1
+    missing = [text for text in texts if text not in sort_score]  # below a cutoff the caller gave rapidfuzz
+    if missing:
+        sort_score.update(batch(" ".join(sorted(normalized.split())), missing, fuzz.ratio))
     sorts = list(map(sort_score.__getitem__, texts))
     leader = sorts.index(max(sorts))
     lead = texts[leader]
     if lead not in set_score:
         set_score[lead] = fuzz.token_set_ratio(normalized, lead)
     floor = phrase_similarity(sorts[leader], set_score[lead])
-    # phrase_similarity(sort, 100.0) >= floor, solved for sort; a hair lower, so that rounding
-    # can only let in a phrase that is then scored exactly, never leave one out.
-    least = (floor - (1 - SORT_SHARE) * 100.0) / SORT_SHARE - 1e-6
+    # A hair lower, so that rounding can only let in a phrase that is then scored exactly.
+    least = least_sort_ratio(floor) - 1e-6
     hopeful = [offset for offset, sort in enumerate(sorts) if sort >= least]
     # No phrase ranked below the leader by token-sort beats it with a lower token-set ratio, so
     # rapidfuzz may give up on any below the leader's, which it does in a fraction of the time.
@@ -50,6 +52,12 @@ def phrase_similarity(sort_ratio: float, set_ratio: float) -> float:
     """How close a phrasing is to the question: token-sort rewards the same words overall,
     token-set a phrasing whose words the question contains."""
     return SORT_SHARE * sort_ratio + (1 - SORT_SHARE) * set_ratio
+
+
+def least_sort_ratio(similarity: float) -> float:
+    """The token-sort ratio a phrase needs for its `phrase_similarity` to reach `similarity`, even
+    with a perfect token-set ratio."""
+    return (similarity - (1 - SORT_SHARE) * 100.0) / SORT_SHARE
 
 
 def batch(query: str, strings: list[str], scorer: Any, cutoff: float = 0.0) -> dict[str, float]:

@@ -28,7 +28,7 @@ from advisor.search.few_words import held_back
 from advisor.search.index import FULL_WEIGHT, PHRASE_FIELDS, POSTING_BITS, WEIGHT_MASK, SearchIndex, posting_weight
 from advisor.search.language import detect_language
 from advisor.search.likelihood import LIKELIHOOD_HITS, blended, shares
-from advisor.search.phrases import batch, best_phrase, phrase_similarity
+from advisor.search.phrases import batch, best_phrase, least_sort_ratio, phrase_similarity
 from advisor.search.spelling import correct
 from advisor.textnorm import is_vietnamese_syllable
 
@@ -271,6 +271,15 @@ def combined_score(lexical: float, fuzzy_score: float, evidence: float) -> float
     return 100.0 * max(phrased, bulk)
 
 
+def _least_ratio(lexical: float, evidence: float, floor: float, target: float) -> float:
+    """The token-sort ratio under which no phrase lifts its topic's score to `target`: `combined_score`
+    solved for it, a point lower so rounding only lets more through (0 when no phrase is needed)."""
+    if round(max(combined_score(lexical, phrase_similarity(0.0, 100.0), evidence), floor), 1) >= target:
+        return 0.0
+    fuzzy_needed = ((target - 0.05) / 100.0 - LEXICAL_SHARE * lexical) / (1 - LEXICAL_SHARE) * 100.0
+    return max(least_sort_ratio(fuzzy_needed) - 1.0, 0.0)
+
+
 def _second_opinion(index: SearchIndex, hits: list[Hit], words: list[tuple[str, float]]) -> tuple[list[Hit], dict[str, float]]:
     """The hits with the likelihood model's share blended into their scores, best first
     (`advisor.search.likelihood`), and the share of each of the best."""
@@ -332,12 +341,12 @@ def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], score
     fuzzy score is the best, over its phrases, of a blend of token-sort and token-set ratios.
     Any fuzzy score is at most 100, which bounds each topic before a ratio is computed: topics
     are taken `TOPIC_CHUNK` at a time in that order, and none once the next bound cannot reach
-    the `keep`-th best score. Token-sort is a plain ratio over tokens sorted at index time,
-    cheap enough to compute for every phrase of a chunk in one call; with token-set at most 100
-    it bounds each phrase, and through `combined_score` each topic of the chunk, which are then
-    scored best bound first while a bound can reach the `keep`-th best score. Within a topic,
-    the phrase with the best token-sort is scored first and only phrases that could beat it
-    after it. The hits are exactly those of scoring every phrase of every candidate.
+    the `keep`-th best score. Token-sort is a plain ratio over tokens sorted at index time, one
+    call for a chunk's phrases (once `keep` hits are in, only those that could lift their topic
+    to the `keep`-th best); with token-set at most 100 it bounds each topic of the chunk, scored
+    best bound first while a bound can reach the `keep`-th best score. Within a topic, the phrase
+    with the best token-sort is scored first and only phrases that could beat it after it. The
+    hits are exactly those of scoring every phrase of every candidate (tests/test_search_exact.py).
     """
     lexical = {topic: min(scores[topic] / total, 1.0) if total else 0.0 for topic in candidates}
     starts = index.topic_phrase_start
@@ -361,10 +370,12 @@ def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], score
         for topic in chunk:
             begin, end = starts[topic : topic + 2]
             texts[topic] = index.sorted_phrases.span(begin, end) if normalized else []
-        sort_score.update(batch(sorted_question, list(dict.fromkeys(chain.from_iterable(texts.values()))), fuzz.ratio))  # a text two topics share is scored again
+        # Most of a later chunk's phrases fall under the cutoff: rapidfuzz never builds them as objects.
+        cutoff = min(_least_ratio(lexical[topic], scores[topic], _error_floor(quoted, topic), top[0]) for topic in chunk) if len(top) >= keep else 0.0
+        sort_score.update(batch(sorted_question, list(chain.from_iterable(texts.values())), fuzz.ratio, cutoff))  # a text two topics share is scored again
         ceiling: dict[int, float] = {}
-        for topic in chunk:
-            reachable = phrase_similarity(max(map(sort_score.__getitem__, texts[topic])), 100.0) if texts[topic] else 0.0
+        for topic in chunk:  # a topic with no phrase past the cutoff cannot reach the `keep` best
+            reachable = phrase_similarity(max([sort_score[text] for text in texts[topic] if text in sort_score], default=0.0), 100.0) if texts[topic] else 0.0
             ceiling[topic] = round(score_with(topic, reachable), 1)
         for topic in sorted(chunk, key=ceiling.__getitem__, reverse=True):
             if len(top) >= keep and ceiling[topic] < top[0]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import heapq
 from bisect import insort
 from collections import namedtuple
-from itertools import chain
+from itertools import chain, repeat
 
 from rapidfuzz import fuzz
 
@@ -375,7 +375,7 @@ def _best_hits(index: SearchIndex, normalized: str, candidates: list[int], score
         sort_score.update(batch(sorted_question, list(chain.from_iterable(texts.values())), fuzz.ratio, cutoff))  # a text two topics share is scored again
         ceiling: dict[int, float] = {}
         for topic in chunk:  # a topic with no phrase past the cutoff cannot reach the `keep` best
-            reachable = phrase_similarity(max([sort_score[text] for text in texts[topic] if text in sort_score], default=0.0), 100.0) if texts[topic] else 0.0
+            reachable = phrase_similarity(max(map(sort_score.get, texts[topic], repeat(0.0))), 100.0) if texts[topic] else 0.0
             ceiling[topic] = round(score_with(topic, reachable), 1)
         for topic in sorted(chunk, key=ceiling.__getitem__, reverse=True):
             if len(top) >= keep and ceiling[topic] < top[0]:

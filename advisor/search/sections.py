@@ -34,10 +34,13 @@ def rank_sections(index: SearchIndex, body: str, words: list[str], stored: Seque
     wanted = set(words) | pairs
     parts = sections(body)
     if len(stored) == 2 * len(parts):
-        pieces = [piece.split() for piece in stored]
+        pieces = list(stored)
     else:  # no stored words, or the file changed since the index was built
-        pieces = [index.analyzer.content(piece) for part in parts for piece in part]
-    analysed = [(set(heading) | set(bigrams(heading)), set(text) | set(bigrams(text))) for heading, text in zip(pieces[0::2], pieces[1::2])]
+        pieces = [" ".join(index.analyzer.content(piece)) for part in parts for piece in part]
+    # A pair "a_b" is " a b " among a piece's words (split at each underscore: a word may hold one).
+    spaced = [(token, f" {token[:at]} {token[at + 1:]} ") for token in wanted for at, mark in enumerate(token) if mark == "_"]
+    held = [_held(wanted, spaced, piece) for piece in pieces]
+    analysed = list(zip(held[0::2], held[1::2]))
     spread = {token: sum(1 for in_heading, in_text in analysed if token in in_heading or token in in_text) for token in wanted}
     scored: list[tuple[float, int, str, str]] = []
     for number, ((heading, text), (in_heading, in_text)) in enumerate(zip(parts, analysed)):
@@ -52,3 +55,13 @@ def rank_sections(index: SearchIndex, body: str, words: list[str], stored: Seque
     # in (a set's, which changes with each process's string hashing).
     scored.sort(key=lambda item: (-round(item[0], 9), item[1]))
     return [(score, heading, text) for score, _, heading, text in scored]
+
+
+def _held(tokens: set[str], spaced: list[tuple[str, str]], words: str) -> set[str]:
+    """Those of `tokens` that are among the space-separated `words` or their `bigrams`, found
+    without building every pair of a section."""
+    split = words.split()
+    found = tokens.intersection(split)
+    padded = f" {' '.join(split)} "
+    found.update(token for token, pair in spaced if pair in padded)
+    return found

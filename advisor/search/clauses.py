@@ -16,15 +16,18 @@ if TYPE_CHECKING:
     from advisor.search.rank import Outcome
 
 # The end of a first clause: a dash between spaces (an issue's title and its text), a sentence's
-# end followed by a space, or a line break.
-_BOUNDARY = re.compile(r" - |[.?!](?=\s)|\n")
+# end followed by a space, or a line break. Compiled on first use, by `re`'s cache: a question of
+# one sentence, ending in its question mark, needs no pattern at all.
+_BOUNDARY = r" - |[.?!](?=\s)|\n"
 MIN_CLAUSE_WORDS = 2
 MIN_REST_WORDS = 3
 
 
 def first_clause(question: str) -> str | None:
     """The question's first clause, when the question goes on for a few words after it."""
-    end = _BOUNDARY.search(question)
+    if " - " not in question and "\n" not in question and not any(mark in question[:-1] for mark in ".?!"):
+        return None  # no boundary can match
+    end = re.search(_BOUNDARY, question)
     if end is None:
         return None
     clause, rest = question[: end.start()].strip(), question[end.end() :]

@@ -10,8 +10,9 @@ from advisor.search.errors import quoted_spans
 from advisor.search.index import SearchIndex
 from advisor.textnorm import has_vietnamese_letters
 
-# A span between backquotes (to the end of the text when one is left open).
-QUOTED_CODE = re.compile(r"`[^`]*(?:`|$)")
+# A span between backquotes (to the end of the text when one is left open). Compiled on first
+# use, by `re`'s cache: few questions hold a backquote, and compiling costs every `advisor ask`.
+_QUOTED_CODE = r"`[^`]*(?:`|$)"
 # What may surround a word in prose: "ko," and "(vs" are words, "nvidia.ko" and "k8s" are names.
 _AROUND_WORDS = "\"'`.,;:!?()[]{}<>“”‘’…"
 
@@ -32,7 +33,7 @@ def detect_language(index: SearchIndex, query: str) -> str | None:
     """
     if has_vietnamese_letters(query):
         return "vi"
-    text = QUOTED_CODE.sub(" ", query)
+    text = re.sub(_QUOTED_CODE, " ", query) if "`" in query else query
     words = index.analyzer.written_words(_prose(text)) or index.analyzer.written_words(query)
     if len(_languages_of_own_words(index, words)) > 1:  # words of both: the asker's own may tell
         own = _decided(_marker_counts(index, index.analyzer.written_words(_prose(_outside_error_lines(index, text)))))

@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections import namedtuple
 
-from advisor.search.analysis import SEPARATE
 from advisor.search.index import SearchIndex
 from advisor.search.errors import quoted_errors
+from advisor.textnorm import SEPARATE
 
 # Lines analysed at most, after the anchor search: a log that holds more is dominated by them.
 MAX_CANDIDATE_LINES = 5000

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import os
 from functools import lru_cache
+
+from advisor.textnorm import json_loads
 
 # Every language advisor speaks: the knowledge, the trees and the interface come in each.
 LANGUAGES: tuple[str, ...] = ("en", "vi")
@@ -14,7 +15,7 @@ _FOLDER = os.path.join(os.path.dirname(os.path.realpath(__file__)), "locales")
 @lru_cache(maxsize=None)
 def labels(lang: str) -> dict[str, str]:
     with open(os.path.join(_FOLDER, f"{lang if lang in LANGUAGES else 'en'}.json"), encoding="utf-8") as handle:
-        return json.load(handle)
+        return json_loads(handle.read())  # type: ignore[return-value]
 
 
 def t(key: str, lang: str, /, **values: object) -> str:

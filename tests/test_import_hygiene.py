@@ -90,14 +90,22 @@ loaded = sorted(sys.modules)
 import json
 print("\\nMODULES=" + json.dumps(loaded), file=sys.stderr)
 """
+# The same, with standard output taken for an 80-column terminal (styled, wrapped, never paged).
+TERMINAL_PROBE = """
+import io, sys
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+sys.stdout = Terminal()
+""" + PROBE
 # Never on a warm `advisor ask`: the app, YAML and Markdown parsing, slow standard modules, and
 # the code that builds an index.
 ASK_FORBIDDEN = ("textual", "rich", "yaml", "markdown_it", "numpy", "dataclasses", "pathlib", "hashlib", "platformdirs", "advisor.knowledge.load", "advisor.search.build", "advisor.search.postings")
 
 
-def _loaded(tmp_path: Path, *argv: str) -> set[str]:
-    env = {**os.environ, "ADVISOR_CACHE_DIR": str(tmp_path / "cache")}
-    result = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, env=env, timeout=120)
+def _loaded(tmp_path: Path, *argv: str, terminal: bool = False) -> set[str]:
+    env = {**os.environ, "ADVISOR_CACHE_DIR": str(tmp_path / "cache"), "COLUMNS": "80", "PAGER": ""}
+    result = subprocess.run([sys.executable, "-c", TERMINAL_PROBE if terminal else PROBE, *argv], capture_output=True, text=True, env=env, timeout=120)
     line = [ln for ln in result.stderr.splitlines() if ln.startswith("MODULES=")][-1]
     return set(json.loads(line.removeprefix("MODULES=")))
 
@@ -135,6 +143,15 @@ def test_warm_ask_json_writes_json_without_the_json_module(warm: Path) -> None:
     """Its C encoder is enough for compact output; the module costs a millisecond (`advisor.textnorm.json_dumps`)."""
     _loaded(warm, "ask", "mig")
     assert "json" not in _loaded(warm, "ask", "--json", "how do I split an A100 into MIG instances?")
+
+
+def test_an_answer_on_a_terminal_needs_neither_the_json_module_nor_textwrap(warm: Path) -> None:
+    """Labels are read by the json module's C scanner, lines wrapped by `advisor.terminal.wrap_words`:
+    their modules would compile nine patterns, about 2 ms of every answer."""
+    _loaded(warm, "ask", "mig")
+    loaded = _loaded(warm, "ask", "how do I split an A100 into MIG instances?", terminal=True)
+    assert "advisor.terminal" in loaded and "advisor.i18n" in loaded  # it was laid out for the terminal, with labels
+    assert _forbidden(loaded, ("json", "textwrap")) == []
 
 
 def test_a_settled_cache_is_not_read_whole_on_each_ask(tmp_path: Path) -> None:

@@ -15,9 +15,13 @@ from collections import Counter
 from pathlib import Path
 from typing import BinaryIO
 
-import pytest
+import textwrap
 
-from advisor.terminal import Styler
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from advisor.terminal import Styler, wrap_words
 from advisor.terminal_markdown import cells, render_markdown
 from tests.conftest import run_advisor
 
@@ -46,6 +50,16 @@ Keep datasets on **shared storage** that pods on different nodes can mount, thro
 
 def visible(text: str) -> str:
     return ESCAPE.sub("", text)
+
+
+_WRAPPED = st.lists(st.sampled_from(["a", "bb", "gpu", "x" * 45, "-", " ", "  ", "\t", "\n", "\r", "\x0b", "\u00a0", "\u3000", "é", "`"])).map("".join) | st.text()
+
+
+@given(_WRAPPED, st.integers(1, 60), st.sampled_from(["", "  • ", "    "]), st.sampled_from(["", "    ", "  "]))
+def test_words_wrap_into_the_lines_textwrap_makes(text: str, width: int, first: str, hanging: str) -> None:
+    """The same lines as textwrap's, which the one-shot commands no longer import."""
+    expected = textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=hanging, break_long_words=False, break_on_hyphens=False)
+    assert wrap_words(text, width, first, hanging) == expected
 
 
 def test_plain_layout_at_a_fixed_width() -> None:

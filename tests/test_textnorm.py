@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from advisor.knowledge.lexicon import load_lexicon
 from advisor.paths import bundled_knowledge_dir
 from advisor.search.analysis import CHOICE_WORDS, Analyzer
-from advisor.textnorm import fold, has_vietnamese_letters, json_dumps, json_safe, normalize, strip_terminal_escapes, tokens
+from advisor.textnorm import _TERMINAL_ESCAPES_PATTERN, fold, has_vietnamese_letters, json_dumps, json_loads, json_safe, normalize, strip_terminal_escapes, tokens
 
 
 @pytest.mark.parametrize(
@@ -78,6 +78,12 @@ def test_stripped_text_has_no_escape_or_control(text: str) -> None:
     assert all(ch in "\t\n" or not (ord(ch) < 32 or 0x7F <= ord(ch) <= 0x9F) for ch in cleaned)
 
 
+@given(st.text(alphabet=st.sampled_from(list("a \t\n\x1b[31m]\x07\x00\x7f\x85\x9b\xa0\u200b\u2028é😀"))) | st.text())
+def test_strip_terminal_escapes_removes_what_its_pattern_matches(text: str) -> None:
+    """Text without a control character comes back as it is, without compiling the pattern."""
+    assert strip_terminal_escapes(text) == re.sub(_TERMINAL_ESCAPES_PATTERN, "", text)
+
+
 _PLAIN_DATA = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
@@ -96,6 +102,21 @@ def test_json_dumps_writes_what_json_dumps_writes(data: object) -> None:
 def test_json_safe_escapes_exactly_del_and_the_c1_controls(text: str) -> None:
     """Text with none of them comes back as it is, without the pattern; the rest as the pattern writes it."""
     assert json_safe(text) == re.sub("[\x7f-\x9f]", lambda found: f"\\u{ord(found.group()):04x}", text)
+
+
+@given(_PLAIN_DATA, st.sampled_from(["", " ", "\n  ", "\t\r\n"]), st.booleans())
+def test_json_loads_reads_what_json_loads_reads(data: object, blank: str, indented: bool) -> None:
+    """The C scanner alone reads JSON text as the json module does, blanks around it included."""
+    text = blank + json.dumps(data, ensure_ascii=False, indent=2 if indented else None) + blank
+    assert json.dumps(json_loads(text)) == json.dumps(json.loads(text))  # NaN != NaN: compared as text
+
+
+@pytest.mark.parametrize("text", ["", "  ", "{", "{} x", "[1,]", '{"a": 1} {"b": 2}', "nul"])
+def test_json_loads_refuses_what_json_loads_refuses(text: str) -> None:
+    with pytest.raises(ValueError):
+        json.loads(text)
+    with pytest.raises(ValueError):
+        json_loads(text)
 
 
 def test_json_dumps_escapes_c1_controls_and_refuses_what_is_not_data() -> None:

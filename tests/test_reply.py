@@ -60,6 +60,9 @@ def index() -> SearchIndex:
         # The exporter's own OOM kills, not a workload's RAM (the "Reason: OOMKilled" case above).
         ("dcgm-exporter pod keeps getting OOMKilled", "dcgm-exporter-setup", "OOMKilled"),
         ("dcgm exporter bi oomkilled, ram tang dan", "dcgm-exporter-setup", "OOMKilled"),
+        # Two rented machines and no cluster: the VMs section, not the operators of Kubernetes.
+        ("train across 2 rented gpu vms without kubernetes, which ports to open", "distributed-training", "rented VMs"),
+        ("deepspeed hostfile 2 may cu hoi mat khau ssh", "distributed-training", "máy thuê"),
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:
@@ -83,6 +86,9 @@ def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, questi
         ("docker container does not see the mig instance I created after it started", "mig-setup-profiles", "nvidia-caps"),
         ("tao them mig instance ma container dang chay khong thay", "mig-setup-profiles", "nvidia-caps"),
         ("dcgm-exporter 4.4.2 memory leak, OOM kills every day", "dcgm-exporter-setup", "GOMAXPROCS=2"),
+        ("cannot access jupyter on the instance public ip port 8888", "plain-gpu-instance", "--ip 0.0.0.0"),
+        ("gcp gpu vm bi dung vi host maintenance mat tien do train", "plain-gpu-instance", "maintenance-event"),
+        ("torchrun second node RendezvousTimeoutError", "distributed-training", "nc -zv"),
     ],
 )
 def test_the_short_answer_names_the_fix(index: SearchIndex, question: str, entry: str, fix: str) -> None:

@@ -184,8 +184,10 @@ def answer_paste(index: SearchIndex, text: str, lang: str | None = None, *, defa
     report no failure beside one that does) is asked as a question, cut to its failing lines when
     it is too long to ask whole (`telling_part`).
     """
+    from advisor.search.language import paste_language
     from advisor.search.logs import best_match, scan_log, telling_part
 
+    lang = lang or paste_language(index, text)  # the asker's words, not the error line, say it
     match = best_match(scan_log(index, text), text)
     if match is None:
         from advisor.search.rank import MAX_QUERY_CHARS

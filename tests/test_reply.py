@@ -178,6 +178,22 @@ def test_a_pasted_log_is_answered_from_its_error_line(index: SearchIndex, line: 
     assert reply.article is not None and reply.article.id == entry
 
 
+@pytest.mark.parametrize(
+    ("asked", "lang"),
+    [
+        ("pod vllm nay cu restart hoai, log cuoi:", "vi"),  # without marks, above an English log
+        ("Pod training của em bị Pending mãi, describe ra thế này:", "vi"),
+        ("our training pod stays pending, describe says:", "en"),
+        ("", "en"),  # the log alone: its own language
+    ],
+)
+def test_a_paste_is_answered_in_the_language_of_the_askers_own_words(index: SearchIndex, asked: str, lang: str) -> None:
+    log = "Events:\n  Warning  FailedScheduling  30s  default-scheduler  0/2 nodes are available: 2 Insufficient nvidia.com/gpu."
+    reply = answer_paste(index, f"{asked}\n{log}" if asked else log)
+    assert reply.log_line is not None and reply.article is not None and reply.article.id == "pods-pending-gpu"
+    assert reply.lang == reply.article.lang == lang
+
+
 def test_an_error_word_inside_other_words_brings_no_line_to_analyse(index: SearchIndex, monkeypatch: pytest.MonkeyPatch) -> None:
     """"space" (of "No space left on device") is found inside "namespace" on every line of a
     controller's log: those lines were all analysed, 5,000 of them, a second for a 10 MB paste."""

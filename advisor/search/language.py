@@ -42,6 +42,16 @@ def detect_language(index: SearchIndex, query: str) -> str | None:
     return _decided(_marker_counts(index, words))
 
 
+def paste_language(index: SearchIndex, text: str) -> str | None:
+    """The language of a multi-line paste: Vietnamese when one of its lines reads as Vietnamese,
+    since logs and command output are not written in it and that line is the asker's own ("pod vllm
+    cu restart hoai, log cuoi:" above an English log); otherwise as `detect_language` reads it whole."""
+    lines = text.splitlines()
+    if len(lines) > 1 and any(detect_language(index, line) == "vi" for line in lines if line.strip()):
+        return "vi"
+    return detect_language(index, text)
+
+
 def _decided(scores: dict[str, int]) -> str | None:
     """The language with the most marker words, if one has more than any other."""
     ranked = sorted(scores.items(), key=lambda item: item[1], reverse=True)

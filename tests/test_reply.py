@@ -63,6 +63,8 @@ def index() -> SearchIndex:
         # Two rented machines and no cluster: the VMs section, not the operators of Kubernetes.
         ("train across 2 rented gpu vms without kubernetes, which ports to open", "distributed-training", "rented VMs"),
         ("deepspeed hostfile 2 may cu hoi mat khau ssh", "distributed-training", "máy thuê"),
+        # An 8B model: the one-GPU Deployment, not the 70B section whose YAML names Llama.
+        ("serve llama 3 8b with vllm on k8s", "vllm-on-kubernetes", "one GPU"),
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:

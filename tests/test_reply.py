@@ -65,6 +65,8 @@ def index() -> SearchIndex:
         ("deepspeed hostfile 2 may cu hoi mat khau ssh", "distributed-training", "máy thuê"),
         # An 8B model: the one-GPU Deployment, not the 70B section whose YAML names Llama.
         ("serve llama 3 8b with vllm on k8s", "vllm-on-kubernetes", "one GPU"),
+        # Whether to use spot at all, not how to fall back to on-demand when spot runs out.
+        ("spot or on-demand for a 3 day training run?", "spot-nodes", "which jobs"),
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:

@@ -67,6 +67,8 @@ def index() -> SearchIndex:
         ("serve llama 3 8b with vllm on k8s", "vllm-on-kubernetes", "one GPU"),
         # Whether to use spot at all, not how to fall back to on-demand when spot runs out.
         ("spot or on-demand for a 3 day training run?", "spot-nodes", "which jobs"),
+        # What an idle pool costs, not the GKE entry the provider's name points at.
+        ("how much does an idle gke gpu node pool cost", "billing-idle-costs", "zero"),
     ],
 )
 def test_the_answer_opens_on_the_section_that_answers(index: SearchIndex, question: str, entry: str, heading_word: str) -> None:

@@ -72,7 +72,11 @@ FLOORS: dict[tuple[str, str], Floor] = {
     # old libnvidia-container, Ray Serve scale-to-zero, resuming after a spot reclaim, DockerSpawner;
     # docs/answer-quality.md), kept for what they answer on real-dev and real-check, answer three
     # more English off-topic questions here (33.3 -> 38.1 % of 63). The off-topic floor follows.
-    ("real-test", "en"): Floor(0.60, 0.89, 0.11, 0.39),
+    # 2026-12-07 (night): after a blind batch of 105 joined real-dev and the round written from it
+    # (training across rented VMs, Jupyter on a public IP, GPU VMs' host maintenance, a dataset onto a
+    # VM, phrasings from a user's probe), one more English `null` question is answered (38.1 -> 39.7 %
+    # of 63), right and wrong unchanged. The off-topic floor follows, under a question over.
+    ("real-test", "en"): Floor(0.60, 0.89, 0.11, 0.40),
     ("real-test", "vi"): Floor(0.75, 0.937, 0.095, 0.35),
     # real-check grew by 181 questions on 2026-12-05 (145 on topic, 36 `null`), gathered from
     # threads no set held and measured before they joined: 54.5 % answered right, 85.5 % top-3,
@@ -114,7 +118,11 @@ FLOORS: dict[tuple[str, str], Floor] = {
     # 50.1: a RunPod SSH question and a vLLM metrics one), 53.7 -> 57.4 %; the floor follows.
     # With the learned model's lead: Vietnamese 75.0 -> 75.2 % right, 10.5 -> 11.2 % wrong (three
     # questions), 55.6 -> 51.9 % off-topic answered. The wrong floor follows it up.
-    ("real-check", "vi"): Floor(0.745, 0.943, 0.117, 0.56),
+    # 2026-12-07 (night): the model retrained with real-dev's blind batch of 105 (before any knowledge
+    # was written for it) put two Vietnamese questions' right entry fourth (a JupyterLab slot that
+    # still shows every GPU, two Ollama containers with one GPU each in Compose): top-3 94.5 -> 94.0 %
+    # (English 91.4 -> 91.8 %, all of real-check 92.4 -> 92.5 %). The top-3 floor follows.
+    ("real-check", "vi"): Floor(0.745, 0.938, 0.117, 0.56),
     # real-dev's answers that its labels called wrong or off-topic were judged again, blind to which
     # entry was answered (tests/eval/real-dev.jsonl, "relabelled"): 10 `null` questions that the
     # answering entry does answer took its id, 17 answers a reader would accept as well joined
@@ -167,7 +175,10 @@ FLOORS: dict[tuple[str, str], Floor] = {
     # bugs): English 33.1 -> 35.0 % off-topic answered (of 594), 85.4 -> 85.5 % right. The floor
     # follows, two questions over.
     ("real-dev", "en"): Floor(0.85, 0.96, 0.019, 0.354),
-    ("real-dev", "vi"): Floor(0.91, 0.965, 0.024, 0.48),
+    # 2026-12-07 (night): 105 questions gathered blind joined (45 of them Vietnamese retyped from
+    # issues), harder than the set: Vietnamese 2.0 -> 2.6 % wrong (8 -> 13 of the on-topic ones of
+    # 1,081 -> 1,126 questions). The wrong floor follows.
+    ("real-dev", "vi"): Floor(0.91, 0.965, 0.027, 0.48),
     # 2026-12-06: the session's sourced text (a JupyterHub chargeback note in per-pod-gpu-metrics that
     # joins "GPU, CPU and memory requests") pushed "Should GPUs go under requests or limits in the
     # container resources?" to device-plugin's fourth place (99.5 -> 99.0 % top-3).

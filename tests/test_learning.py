@@ -52,7 +52,7 @@ def test_only_poor_answers_and_choices_are_kept(index: SearchIndex, tmp_path: Pa
     question_log.switch(True, folder)
     well = answer(index, "what is mig")
     assert well.kind == KNOWLEDGE and well.article is not None and well.article.score >= question_log.WELL_ANSWERED
-    doubtful = answer(index, "pod ko chay vi thieu gpu")
+    doubtful = answer(index, "pod ko len vi thieu gpu")
     assert doubtful.kind == KNOWLEDGE and doubtful.article is not None and doubtful.article.score < question_log.WELL_ANSWERED
     provider = answer(index, "does gke support mig")
     assert provider.kind == CATALOGUE
@@ -60,7 +60,7 @@ def test_only_poor_answers_and_choices_are_kept(index: SearchIndex, tmp_path: Pa
     assert question_log.note_choice("gpu chia nho", "vi", "mig", folder)
     kept = _kept(tmp_path)
     assert [(record["q"], record["lang"], record["picked"]) for record in kept] == [
-        ("pod ko chay vi thieu gpu", "vi", None),
+        ("pod ko len vi thieu gpu", "vi", None),
         (OFF_TOPIC, "vi", None),
         ("gpu chia nho", "vi", "mig"),
     ]
@@ -98,9 +98,9 @@ def test_a_damaged_line_is_skipped_with_its_line_number(tmp_path: Path) -> None:
 
 def test_review_groups_repeats_prefers_the_user_s_choice_and_drops_what_is_answered_well(index: SearchIndex) -> None:
     logged = [
-        learning.Logged(1, "pod ko chay vi thieu gpu", "vi", None, ""),
+        learning.Logged(1, "pod ko len vi thieu gpu", "vi", None, ""),
         learning.Logged(2, "how do i cook pho", "en", None, ""),
-        learning.Logged(3, "Pod KO chạy vì thiếu GPU", "vi", None, ""),
+        learning.Logged(3, "Pod KO lên vì thiếu GPU", "vi", None, ""),
         learning.Logged(4, "gpu chia nho cho nhieu nguoi", "vi", "mig", ""),
         learning.Logged(5, "what is mig", "en", None, ""),
         learning.Logged(6, "gpu chia nho cho nhieu nguoi", "vi", None, ""),
@@ -110,7 +110,7 @@ def test_review_groups_repeats_prefers_the_user_s_choice_and_drops_what_is_answe
     assert answered_now == 1  # line 5
     by_first_line = {proposal.lines[0]: proposal for proposal in proposals}
     assert set(by_first_line) == {1, 2, 4, 7}
-    assert by_first_line[1].lines == (1, 3) and by_first_line[1].entry == answer(index, "pod ko chay vi thieu gpu").article.id  # type: ignore[union-attr]
+    assert by_first_line[1].lines == (1, 3) and by_first_line[1].entry == answer(index, "pod ko len vi thieu gpu").article.id  # type: ignore[union-attr]
     assert (by_first_line[4].entry, by_first_line[4].picked, by_first_line[4].lines) == ("mig", True, (4, 6))
     assert not by_first_line[7].picked  # a choice of an entry that no longer exists is ignored
     entries = [proposal.entry for proposal in proposals]

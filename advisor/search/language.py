@@ -42,14 +42,21 @@ def detect_language(index: SearchIndex, query: str) -> str | None:
     return _decided(_marker_counts(index, words))
 
 
+# The asker writes above a paste or below it: so many lines at each end are read for their language.
+ASKER_LINES = 3
+_END_CHARS = 4096
+
+
 def paste_language(index: SearchIndex, text: str) -> str | None:
-    """The language of a multi-line paste: Vietnamese when one of its lines reads as Vietnamese,
-    since logs and command output are not written in it and that line is the asker's own ("pod vllm
-    cu restart hoai, log cuoi:" above an English log); otherwise as `detect_language` reads it whole."""
-    lines = text.splitlines()
-    if len(lines) > 1 and any(detect_language(index, line) == "vi" for line in lines if line.strip()):
-        return "vi"
-    return detect_language(index, text)
+    """'vi' when a line at either end of a multi-line paste reads as Vietnamese, else None (the
+    answer then reads the language from what it asks). Logs and command output are not written in
+    Vietnamese, so such a line is the asker's own ("pod vllm cu restart hoai, log cuoi:" above an
+    English log). Only the ends are read: a 10 MB log has 90,000 lines."""
+    head = [line for line in text[:_END_CHARS].splitlines() if line.strip()][:ASKER_LINES]
+    if len(head) < 2 and len(text) <= _END_CHARS:  # one line: a question, read as one
+        return None
+    tail = [line for line in text[-_END_CHARS:].splitlines() if line.strip()][-ASKER_LINES:]
+    return "vi" if any(detect_language(index, line) == "vi" for line in head + tail) else None
 
 
 def _decided(scores: dict[str, int]) -> str | None:

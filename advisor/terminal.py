@@ -245,17 +245,16 @@ def wrap_words(text: str, width: int, first: str = "", hanging: str = "") -> lis
     """
     parts = text.expandtabs().translate(_SPACES).split(" ")
     chunks: list[str] = []  # words and runs of spaces, in order
-    previous = -1  # the part of the last word
+    spaces = 0  # the spaces since the last word: one separator before each part but the first
     for number, part in enumerate(parts):
+        spaces += number > 0
         if part:
-            run = number - previous - (previous < 0)
-            if run:
-                chunks.append(" " * run)
+            if spaces:
+                chunks.append(" " * spaces)
             chunks.append(part)
-            previous = number
-    run = len(parts) - 1 - previous - (previous < 0)
-    if run:
-        chunks.append(" " * run)
+            spaces = 0
+    if spaces:
+        chunks.append(" " * spaces)
     chunks.reverse()
     lines: list[str] = []
     while chunks:

@@ -63,6 +63,7 @@ def index() -> SearchIndex:
         # Two rented machines and no cluster: the VMs section, not the operators of Kubernetes.
         ("train across 2 rented gpu vms without kubernetes, which ports to open", "distributed-training", "rented VMs"),
         ("deepspeed hostfile 2 may cu hoi mat khau ssh", "distributed-training", "máy thuê"),
+        ("thue 2 may gpu train chung ko dung k8s thi mo port nao", "distributed-training", "máy thuê"),
         # An 8B model: the one-GPU Deployment, not the 70B section whose YAML names Llama.
         ("serve llama 3 8b with vllm on k8s", "vllm-on-kubernetes", "one GPU"),
         # Whether to use spot at all, not how to fall back to on-demand when spot runs out.

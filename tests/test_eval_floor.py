@@ -105,7 +105,7 @@ FLOORS: dict[tuple[str, str], Floor] = {
     # questions here are answered (a Tencent vcuda-memory limit "the pod ignores", now HAMi's; a
     # gcsfuse sidecar's requests on Autopilot; CUDA_VISIBLE_DEVICES by default in the runtime) and
     # one no longer is: 47.5 -> 48.4 % of 217 off-topic answered. The floor follows, a question over.
-    # 2026-12-07 (late): 68 questions gathered blind after the session's knowledge joined whole (25
+    # 2026-12-07 (late night): 68 questions gathered blind after the session's knowledge joined whole (25
     # `null`, 14 of them answered as they came: bugs inside serving platforms and launchers), and the
     # new gpu-launchers entry answers three English `null` SkyPilot and dstack bug reports: 48.4 ->
     # 49.4 % of 237 off-topic answered. The floor follows, a question over.
@@ -126,7 +126,7 @@ FLOORS: dict[tuple[str, str], Floor] = {
     # was written for it) put two Vietnamese questions' right entry fourth (a JupyterLab slot that
     # still shows every GPU, two Ollama containers with one GPU each in Compose): top-3 94.5 -> 94.0 %
     # (English 91.4 -> 91.8 %, all of real-check 92.4 -> 92.5 %). The top-3 floor follows.
-    # 2026-12-07 (late): the 68 blind questions that joined (see English) and gpu-launchers answering
+    # 2026-12-07 (late night): the 68 blind questions that joined (see English) and gpu-launchers answering
     # two Vietnamese `null` SkyPilot and dstack questions: 52.8 -> 58.6 % of 58 off-topic answered.
     # The floor follows, a question over.
     ("real-check", "vi"): Floor(0.745, 0.938, 0.117, 0.59),
@@ -181,14 +181,14 @@ FLOORS: dict[tuple[str, str], Floor] = {
     # them, and answer eight more that stay `null` (OpenCost and Kubecost price bugs, RunPod template
     # bugs): English 33.1 -> 35.0 % off-topic answered (of 594), 85.4 -> 85.5 % right. The floor
     # follows, two questions over.
-    # 2026-12-07 (late): 71 more blind questions joined (rented GPU machines and launchers,
+    # 2026-12-07 (late night): 71 more blind questions joined (rented GPU machines and launchers,
     # less-mined Kubernetes trackers; 45 of their 71 on-topic ones answered right as they came):
     # English 85.3 -> 85.0 % right. The floor follows, a question or two under.
     ("real-dev", "en"): Floor(0.845, 0.96, 0.019, 0.354),
     # 2026-12-07 (night): 105 questions gathered blind joined (45 of them Vietnamese retyped from
     # issues), harder than the set: Vietnamese 2.0 -> 2.6 % wrong (8 -> 13 of the on-topic ones of
     # 1,081 -> 1,126 questions). The wrong floor follows.
-    # 2026-12-07 (late): the same batches' 38 Vietnamese forms joined (7 `null`, SkyPilot, dstack and
+    # 2026-12-07 (late night): the same batches' 38 Vietnamese forms joined (7 `null`, SkyPilot, dstack and
     # Koordinator questions, some now answered by gpu-launchers): 91.4 -> 90.8 % right, 46.5 -> 49.7 %
     # of 149 off-topic answered. The floors follow, a question or two away.
     ("real-dev", "vi"): Floor(0.905, 0.965, 0.027, 0.50),

@@ -56,7 +56,8 @@ def paste_language(index: SearchIndex, text: str) -> str | None:
     if len(head) < 2 and len(text) <= _END_CHARS:  # one line: a question, read as one
         return None
     tail = [line for line in text[-_END_CHARS:].splitlines() if line.strip()][-ASKER_LINES:]
-    return "vi" if any(detect_language(index, line) == "vi" for line in head + tail) else None
+    ends = dict.fromkeys(head + tail)  # a short paste's head and tail are the same lines
+    return "vi" if any(detect_language(index, line) == "vi" for line in ends) else None
 
 
 def _decided(scores: dict[str, int]) -> str | None:

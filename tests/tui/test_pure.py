@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -56,20 +57,21 @@ def test_suggestions_put_the_intended_topic_first(suggester: QuestionSuggester, 
     assert found and found[0].topic == topic
 
 
-# Half-typed questions judged: an even spread of the development questions, which grow every
-# round (2,937 with an expected topic, 28 s of CI, when all of them were typed here).
-HALF_TYPED = 600
+# Half-typed questions judged: one development question in HALF_TYPED_EVERY, chosen by a hash of
+# its text, so the sample keeps its questions as the sets grow every round (an even spread by
+# position changed most of its 600 questions when 366 joined on 2026-12-08, and moved top-3 from
+# 90.5 to 87.8 % with the suggestions unchanged: over all 3,827 questions 89.5 -> 89.7 %).
+HALF_TYPED_EVERY = 6
 
 
 def test_half_typed_development_questions_mostly_suggest_their_topic_first(suggester: QuestionSuggester) -> None:
     """The development questions with an expected topic, cut at 70% of their length (often in the
     middle of a word), as they are while being typed: the topic leads for most, and is among the
-    first three for nearly all (85 % and 92 % of all 2,937 when this was written)."""
+    first three for nearly all (85 % and 92 % of all 2,937 when this was written; 83 % and 90.5 %
+    of the 609 judged on 2026-12-08)."""
     folder = Path(__file__).resolve().parents[1] / "eval"
     cases = [json.loads(line) for name in ("dev.jsonl", "real-dev.jsonl") for line in (folder / name).read_text(encoding="utf-8").splitlines() if line.strip()]
-    cases = [(case["q"][: int(len(case["q"]) * 0.7)], case["expect"]) for case in cases if case.get("expect")]
-    step = len(cases) / HALF_TYPED
-    cases = [cases[int(place * step)] for place in range(HALF_TYPED)]
+    cases = [(case["q"][: int(len(case["q"]) * 0.7)], case["expect"]) for case in cases if case.get("expect") and zlib.crc32(case["q"].encode()) % HALF_TYPED_EVERY == 0]
     firsts = [[s.topic for s in suggester.suggest(typed, "en")[:3]] for typed, _ in cases]
     first = sum(bool(found) and found[0] == topic for found, (_, topic) in zip(firsts, cases)) / len(cases)
     top3 = sum(topic in found for found, (_, topic) in zip(firsts, cases)) / len(cases)
